@@ -1,0 +1,47 @@
+/* mod_pibalance.c -- module wiring: registers lbmethod "pi" and checks
+ * its dependencies.  The method lives in pib_lbmethod.c, the pick in
+ * pib_pick.c.
+ */
+#include "httpd.h"
+#include "http_config.h"
+#include "http_log.h"
+#include "ap_provider.h"
+#include "mod_proxy.h"
+
+#include "pib_lbmethod.h"
+
+module AP_MODULE_DECLARE_DATA pibalance_module;
+
+static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                           apr_pool_t *ptemp, server_rec *s)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;
+    }
+    if (!pib_lbmethod_bind()) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, APLOGNO(10700)
+                     "mod_proxy must be loaded for mod_pibalance");
+        return !OK;
+    }
+    return OK;
+}
+
+static void pib_register_hooks(apr_pool_t *p)
+{
+    ap_register_provider(p, PROXY_LBMETHOD, "pi", "0", &pib_lbmethod);
+    ap_hook_post_config(pib_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+}
+
+AP_DECLARE_MODULE(pibalance) = {
+    STANDARD20_MODULE_STUFF,
+    NULL,                   /* create per-directory config */
+    NULL,                   /* merge per-directory config */
+    NULL,                   /* create per-server config */
+    NULL,                   /* merge per-server config */
+    NULL,                   /* directives */
+    pib_register_hooks,
+    AP_MODULE_FLAG_NONE
+};

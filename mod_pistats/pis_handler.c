@@ -1,0 +1,138 @@
+/* pis_handler.c -- "SetHandler pi-status": snapshot, then render.
+ *
+ * The node's own telemetry is read at most once a second per virtual host
+ * and process; the cache is a small struct behind a thread mutex (this is
+ * the status page, not the request path of proxied traffic).
+ */
+#include <unistd.h>
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_protocol.h"
+#include "http_request.h"
+#include "apr_strings.h"
+#include "apr_thread_mutex.h"
+
+#include "pis_config.h"
+#include "pis_handler.h"
+#include "pis_render.h"
+#include "pis_sensor.h"
+
+#define PIS_CACHE_TTL apr_time_from_sec(1)
+
+struct pis_cache {
+#if APR_HAS_THREADS
+    apr_thread_mutex_t *lock;
+#endif
+    apr_time_t taken;              /* 0: never */
+    pis_telemetry t;
+};
+
+void pis_handler_child_init(apr_pool_t *pchild, server_rec *s)
+{
+    for (; s != NULL; s = s->next) {
+        pis_srv_conf *c = ap_get_module_config(s->module_config,
+                                               &pistats_module);
+        pis_cache *cache = apr_pcalloc(pchild, sizeof(*cache));
+
+#if APR_HAS_THREADS
+        if (apr_thread_mutex_create(&cache->lock, APR_THREAD_MUTEX_DEFAULT,
+                                    pchild) != APR_SUCCESS) {
+            continue;           /* no cache: read the sensors each time */
+        }
+#endif
+        c->cache = cache;
+    }
+}
+
+static void read_now(const pis_srv_conf *c, pis_telemetry *t)
+{
+    pis_sensor_paths paths;
+    char host[PIS_NODE_MAX + 1] = "";
+    const char *node = c->node_name;
+
+    paths.thermal_glob = pis_conf_thermal(c);
+    paths.throttled_path = pis_conf_throttled(c);
+    paths.proc_dir = "/proc";
+    if (node == NULL) {
+        if (gethostname(host, sizeof(host) - 1) != 0) {
+            host[0] = '\0';
+        }
+        node = host;
+    }
+    pis_read_local(&paths, node, t);
+}
+
+/* Copies the node's telemetry, refreshing it when older than a second. */
+static void snapshot(const pis_srv_conf *c, pis_telemetry *t)
+{
+    pis_cache *cache = c->cache;
+    apr_time_t now = apr_time_now();
+
+    if (cache == NULL) {
+        read_now(c, t);
+        return;
+    }
+#if APR_HAS_THREADS
+    apr_thread_mutex_lock(cache->lock);
+#endif
+    if (cache->taken == 0 || now - cache->taken >= PIS_CACHE_TTL
+        || now < cache->taken) {
+        read_now(c, &cache->t);
+        cache->taken = now;
+    }
+    *t = cache->t;
+#if APR_HAS_THREADS
+    apr_thread_mutex_unlock(cache->lock);
+#endif
+}
+
+static void emit_rwrite(void *ctx, const char *s, size_t n)
+{
+    if (n > 0) {
+        ap_rwrite(s, (int)n, ctx);
+    }
+}
+
+int pis_handler(request_rec *r)
+{
+    const pis_srv_conf *c;
+    pis_telemetry t;
+    pis_query q;
+    pis_out out;
+
+    if (r->handler == NULL || strcmp(r->handler, "pi-status") != 0) {
+        return DECLINED;
+    }
+    r->allowed |= (AP_METHOD_BIT << M_GET);
+    if (r->method_number != M_GET) {
+        return HTTP_METHOD_NOT_ALLOWED;
+    }
+    c = ap_get_module_config(r->server->module_config, &pistats_module);
+    pis_parse_query(r->args, &q);
+    snapshot(c, &t);
+
+    apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
+    if (q.format == PIS_FMT_AUTO) {
+        ap_set_content_type(r, "text/plain; charset=utf-8");
+    }
+    else {
+        ap_set_content_type(r, "text/html; charset=utf-8");
+        if (q.refresh > 0) {
+            apr_table_setn(r->headers_out, "Refresh",
+                           apr_itoa(r->pool, q.refresh));
+        }
+    }
+    if (r->header_only) {
+        return OK;
+    }
+    out.emit = emit_rwrite;
+    out.ctx = r;
+    if (q.format == PIS_FMT_AUTO) {
+        pis_render_auto(&out, &t);
+    }
+    else {
+        pis_render_html(&out, &t, q.refresh);
+    }
+    return OK;
+}

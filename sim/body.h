@@ -1,0 +1,24 @@
+/*
+ * body.h - response bodies of simulated nodes: deterministic generated
+ * HTML, a phpinfo()-like benchmark page, or a file's contents.
+ */
+#ifndef SIM_BODY_H
+#define SIM_BODY_H
+
+#include <stddef.h>
+
+#define SIM_PHPINFO_TARGET 50000  /* bytes, approximately */
+
+/* Exactly size bytes of HTML-like text; the same for the same size. */
+char *sim_body_generate(size_t size);
+
+/* A phpinfo()-like page of about SIM_PHPINFO_TARGET bytes; sets *len. */
+char *sim_body_phpinfo(size_t *len);
+
+/*
+ * Reads a whole file (at most 64 MiB).  Returns a malloc'd buffer and sets
+ * *len, or NULL with a message in err.
+ */
+char *sim_body_load(const char *path, size_t *len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,24 @@
+/* unit_main.c -- runs every unit suite; exit status 1 on any failure. */
+#include "unit.h"
+
+int unit_passed, unit_failed;
+
+void unit_buf_emit(void *ctx, const char *s, size_t n)
+{
+    unit_buf *b = ctx;
+
+    if (b->len + n < sizeof(b->data)) {
+        memcpy(b->data + b->len, s, n);
+        b->len += n;
+        b->data[b->len] = '\0';
+    }
+}
+
+int main(void)
+{
+    test_pick();
+    test_sensor();
+    test_render();
+    printf("%d passed, %d failed\n", unit_passed, unit_failed);
+    return unit_failed ? 1 : 0;
+}
