@@ -105,6 +105,7 @@ int pis_handler(request_rec *r)
         return DECLINED;
     }
     r->allowed |= (AP_METHOD_BIT << M_GET);
+    ap_allow_methods(r, REPLACE_ALLOW, "GET", "HEAD", NULL);
     if (r->method_number != M_GET) {
         return HTTP_METHOD_NOT_ALLOWED;
     }

@@ -1,0 +1,208 @@
+#!/bin/bash
+# e2e.sh - end-to-end test of pisim on free 127.0.0.1 ports: telemetry
+# contract, pages, HEAD, gzip, bad requests, pipelining, down/up, heating
+# to throttling under load, clean exit on SIGTERM.  Every wait is bounded.
+cd "$(dirname "$0")/.." || exit 1
+PASS=0
+FAIL=0
+ok()   { PASS=$((PASS + 1)); echo "ok   $1"; }
+bad()  { FAIL=$((FAIL + 1)); echo "FAIL $1"; }
+check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
+
+TMP=$(mktemp -d /tmp/pisim-e2e.XXXXXX)
+PID=
+LOADPIDS=
+cleanup() {
+    for p in $LOADPIDS $PID; do kill "$p" 2>/dev/null; done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+cat > "$TMP/e2e.conf" <<CONF
+defaults service=fixed:5 slots=4 cpus=4 body=size:20000
+node e1 body=file:$PWD/phpinfo.html
+node e2 gzip=6 body=size:30000
+node e3 service=fixed:50 slots=2 tau=0.5 k=60 soft_limit=60
+node e4 down_at=1.5 up_at=4
+CONF
+printf 'node x speed=0\n' > "$TMP/bad.conf"
+
+# -- invalid scenario: message names line and key, non-zero exit
+msg=$(./pisim "$TMP/bad.conf" 2>&1)
+check "bad scenario rejected: $msg" \
+    '[ $? -ne 0 ] && echo "$msg" | grep -q "bad.conf:1: speed:"'
+
+port_free() { ! ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
+
+# -- start on a random free base port (up to 5 attempts)
+for attempt in 1 2 3 4 5; do
+    BASE=$((20000 + RANDOM % 19000))
+    port_free $BASE && port_free $((BASE + 1)) && port_free $((BASE + 2)) \
+        && port_free $((BASE + 3)) || continue
+    ./pisim "$TMP/e2e.conf" -p $BASE -d 60 -t "$TMP/trace" \
+        > "$TMP/out" 2> "$TMP/err" &
+    PID=$!
+    for i in $(seq 1 50); do
+        [ "$(grep -c listening "$TMP/out" 2>/dev/null)" = 4 ] && break
+        kill -0 $PID 2>/dev/null || break
+        sleep 0.1
+    done
+    [ "$(grep -c listening "$TMP/out")" = 4 ] && break
+    kill $PID 2>/dev/null
+    PID=
+done
+if [ -z "$PID" ]; then
+    bad "pisim did not start: $(cat "$TMP/err")"
+    echo "$PASS passed, $FAIL failed"
+    exit 1
+fi
+ok "started on 127.0.0.1:$BASE-$((BASE + 3))"
+U="http://127.0.0.1"
+C="curl -s --max-time 5"
+
+# -- telemetry contract on every node
+for i in 0 1 2; do
+    name=e$((i + 1))
+    $C "$U:$((BASE + i))/pi-status?auto" > "$TMP/st"
+    check "$name Node" "grep -qx 'Node: $name' $TMP/st"
+    check "$name TemperatureC" \
+        "grep -qE '^TemperatureC: -?[0-9]+\.[0-9]$' $TMP/st"
+    check "$name Throttled" "grep -qE '^Throttled: 0x[0-9a-f]+$' $TMP/st"
+    check "$name Load1" "grep -qE '^Load1: [0-9]+\.[0-9]{2}$' $TMP/st"
+    check "$name CPUs" "grep -qx 'CPUs: 4' $TMP/st"
+    check "$name MemAvailableKB" "grep -qE '^MemAvailableKB: [0-9]+$' $TMP/st"
+    check "$name UptimeS" "grep -qE '^UptimeS: [0-9]+$' $TMP/st"
+done
+$C "$U:$BASE/pi-status?x=1&auto" | grep -q '^Node: e1' && ok "query with auto" \
+    || bad "query with auto"
+
+# -- page: body, length, X-Node
+$C -D "$TMP/h1" -o "$TMP/b1" "$U:$BASE/index.php"
+check "page body is phpinfo.html" "cmp -s $TMP/b1 phpinfo.html"
+check "page Content-Length" \
+    "grep -qi \"^Content-Length: $(wc -c < phpinfo.html)\" $TMP/h1"
+check "page X-Node" "grep -qi '^X-Node: e1' $TMP/h1"
+
+# -- HEAD: headers only (raw socket, server closes)
+exec 3<>"/dev/tcp/127.0.0.1/$((BASE + 1))"
+printf 'HEAD / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n' >&3
+timeout 3 cat <&3 > "$TMP/head"
+exec 3<&-
+check "HEAD has Content-Length of the body" \
+    "grep -q 'Content-Length: 30000' $TMP/head"
+check "HEAD has no body" \
+    "[ \"\$(tail -c 4 $TMP/head | od -An -c | tr -d ' ')\" = '\r\n\r\n' ]"
+
+# -- gzip node
+$C -D "$TMP/hi" -o "$TMP/id" "$U:$((BASE + 1))/"
+$C -H 'Accept-Encoding: gzip' -D "$TMP/hz" -o "$TMP/gz" "$U:$((BASE + 1))/"
+check "identity without Accept-Encoding" \
+    "[ \$(wc -c < $TMP/id) = 30000 ] && ! grep -qi Content-Encoding $TMP/hi"
+check "gzip: Content-Encoding and Vary" \
+    "grep -qi '^Content-Encoding: gzip' $TMP/hz && grep -qi '^Vary: Accept-Encoding' $TMP/hz"
+check "gzip -d restores the identity body" \
+    "gzip -dc < $TMP/gz | cmp -s - $TMP/id"
+check "gzip Content-Length matches" \
+    "grep -qi \"^Content-Length: \$(wc -c < $TMP/gz)\" $TMP/hz"
+
+# -- garbage: 400 and closed
+exec 3<>"/dev/tcp/127.0.0.1/$BASE"
+printf 'GARBAGE\r\n\r\n' >&3
+timeout 3 cat <&3 > "$TMP/garbage"
+exec 3<&-
+check "garbage gets 400" "head -n 1 $TMP/garbage | grep -q '^HTTP/1.1 400'"
+head -c 20000 /dev/zero | tr '\0' a > "$TMP/long"
+{ printf 'GET / HTTP/1.1\r\nX-Long: '; cat "$TMP/long"; printf '\r\n\r\n'; } \
+    > "$TMP/bigreq"
+exec 3<>"/dev/tcp/127.0.0.1/$BASE"
+cat "$TMP/bigreq" >&3 2>/dev/null
+timeout 3 cat <&3 > "$TMP/big" 2>/dev/null
+exec 3<&-
+check "oversized head gets 431" "head -n 1 $TMP/big | grep -q ' 431 '"
+
+# -- pipelining and request bodies, answered in order
+exec 3<>"/dev/tcp/127.0.0.1/$BASE"
+printf 'POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhelloGET /pi-status?auto HTTP/1.1\r\n\r\nHEAD / HTTP/1.0\r\n\r\n' >&3
+timeout 3 cat <&3 > "$TMP/pipe"
+exec 3<&-
+check "pipelined: 3 responses" \
+    "[ \$(grep -ac '^HTTP/1.1 200' $TMP/pipe) = 3 ]"
+check "pipelined: in order" \
+    "grep -a -e '^Content-Type' $TMP/pipe | tr -d '\r' | tr '\n' , | grep -q '^Content-Type: text/html; charset=utf-8,Content-Type: text/plain; charset=utf-8,Content-Type: text/html'"
+check "still alive after bad input" "kill -0 $PID"
+
+# -- concurrency: 20 parallel clients all served
+for i in $(seq 1 20); do
+    $C -o /dev/null -w '%{http_code}\n' "$U:$BASE/" >> "$TMP/par" &
+done
+wait $(jobs -p | grep -v "^$PID\$") 2>/dev/null
+check "20 parallel requests served" "[ \$(grep -c 200 $TMP/par) = 20 ]"
+
+# -- failover node: refused while down, back afterwards
+down=0
+for i in $(seq 1 40); do
+    if ! curl -s --max-time 1 -o /dev/null "$U:$((BASE + 3))/"; then
+        down=1; break
+    fi
+    sleep 0.1
+done
+check "e4 refuses connections while down" "[ $down = 1 ]"
+up=0
+for i in $(seq 1 60); do
+    if curl -s --max-time 1 -o /dev/null "$U:$((BASE + 3))/"; then
+        up=1; break
+    fi
+    sleep 0.1
+done
+check "e4 serves again after up_at" "[ $up = 1 ]"
+
+# -- heavy load heats e3 (tau 0.5 s) until throttled
+for i in 1 2 3 4 5 6; do
+    timeout 20 curl -s -o /dev/null "$U:$((BASE + 2))/[1-400]" &
+    LOADPIDS="$LOADPIDS $!"
+done
+hot=0
+for i in $(seq 1 40); do
+    $C "$U:$((BASE + 2))/pi-status?auto" > "$TMP/st3"
+    bits=$(sed -n 's/^Throttled: //p' "$TMP/st3")
+    if [ -n "$bits" ] && [ $((bits & 0x40006)) = $((0x40006)) ]; then
+        hot=1; break
+    fi
+    sleep 0.25
+done
+temp=$(sed -n 's/^TemperatureC: //p' "$TMP/st3")
+check "e3 heats up and throttles (T=$temp, Throttled $bits)" \
+    "[ $hot = 1 ] && awk 'BEGIN{exit !($temp >= 78)}'"
+check "e3 served many while heating" \
+    "[ \$(sed -n 's/^SimServed: //p' $TMP/st3) -gt 5 ]"
+kill $LOADPIDS 2>/dev/null
+wait $LOADPIDS 2>/dev/null
+LOADPIDS=
+cool=0
+for i in $(seq 1 40); do
+    $C "$U:$((BASE + 2))/pi-status?auto" > "$TMP/st3"
+    grep -qx 'Throttled: 0xe0000' "$TMP/st3" && { cool=1; break; }
+    sleep 0.25
+done
+check "e3 cools: only sticky bits 0xe0000 left" "[ $cool = 1 ]"
+
+# -- SIGTERM: clean exit with a summary
+kill -TERM $PID
+rc=timeout
+for i in $(seq 1 50); do
+    if ! kill -0 $PID 2>/dev/null; then
+        wait $PID; rc=$?; break
+    fi
+    sleep 0.1
+done
+PID=
+check "exits 0 on SIGTERM (rc=$rc)" "[ '$rc' = 0 ]"
+check "summary line per node" "[ \$(grep -c '^node=e[1-4] ' $TMP/out) = 4 ]"
+check "summary: e3 throttled seconds and peak" \
+    "grep '^node=e3 ' $TMP/out | tr ' ' '\n' | awk -F= '
+        \$1 == \"throttled_s\" { t = \$2 } \$1 == \"peak_c\" { p = \$2 }
+        END { exit !(t > 0 && p >= 80) }'"
+check "trace has lines per node" "grep -qE '^[0-9.]+ e3 [0-9.]+ 0x[0-9a-f]+ [0-9]+ [0-9]+$' $TMP/trace"
+
+echo "$PASS passed, $FAIL failed"
+[ $FAIL = 0 ]
