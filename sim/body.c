@@ -135,7 +135,8 @@ static void php_module(struct sbuf *b, const char *name, unsigned *seed)
         else if (v < 6)
             sb_printf(b, "</td><td class=\"v\"><i>no value</i></td>"
                       "<td class=\"v\">%s</td></tr>\n",
-                      v == 3 ? "On" : v == 4 ? "Off" : "/usr/lib/php/20220829");
+                      v == 3 ? "On" : v == 4 ? "Off"
+                      : "/usr/lib/php/20220829");
         else {
             sb_printf(b, "</td><td class=\"v\">");
             sb_words(b, seed, 3 + (int)(v % 4), ' ');

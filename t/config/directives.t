@@ -1,0 +1,75 @@
+# A bad directive value stops start-up with a message naming the directive
+# and what it accepts; a good configuration passes.
+use strict;
+use warnings FATAL => 'all';
+
+use Apache::Test;
+use Apache::TestUtil;
+use File::Temp qw(tempdir);
+
+my @bad = (
+    # [directive line, expected message]
+    ['PiStatsNodeName "has space"',
+     qr/PiStatsNodeName: 'has space' must not contain spaces/],
+    # httpd itself refuses an empty argument to a TAKE1 directive
+    ['PiStatsNodeName ""', qr/PiStatsNodeName takes one argument/],
+    ['PiStatsNodeName ' . ('x' x 65),
+     qr/PiStatsNodeName: 'x+' must be at most 64 bytes/],
+    ['PiStatsNodeName', qr/PiStatsNodeName takes one argument/],
+    ['PiStatsNodeName a b', qr/PiStatsNodeName takes one argument/],
+    ['PiStatsThermalZone relative/temp',
+     qr/PiStatsThermalZone: 'relative\/temp' must be an absolute path/],
+    ['PiStatsThrottledFile get_throttled',
+     qr/PiStatsThrottledFile: 'get_throttled' must be an absolute path/],
+    ['PiStatsThermalZone "/' . ('a' x 420) . '"',
+     qr/PiStatsThermalZone: '\/a+' must be at most 400 bytes/],
+    ["<Directory /tmp>\nPiStatsNodeName x\n</Directory>",
+     qr/PiStatsNodeName not allowed in <Directory> context/],
+);
+
+plan tests => 2 * @bad + 2, need_module 'pistats', 'pibalance';
+
+my $vars = Apache::Test::config()->{vars};
+my $httpd = $vars->{httpd};
+my $libexec = `$vars->{apxs} -q LIBEXECDIR`;
+chomp $libexec;
+my $top = $vars->{top_dir};
+my $dir = tempdir(CLEANUP => 1);
+
+# Runs "httpd -t" on a minimal configuration plus $extra.
+sub check_config {
+    my ($extra) = @_;
+    my $conf = "$dir/httpd.conf";
+    open my $fh, '>', $conf or die "$conf: $!";
+    print $fh <<"CONF";
+ServerRoot "$dir"
+ServerName localhost
+PidFile "$dir/httpd.pid"
+ErrorLog "$dir/error_log"
+LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
+LoadModule authz_core_module "$libexec/mod_authz_core.so"
+LoadModule proxy_module "$libexec/mod_proxy.so"
+LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
+LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"
+Listen 127.0.0.1:65000
+$extra
+CONF
+    close $fh;
+    my $out = `"$httpd" -t -f "$conf" 2>&1`;
+    return ($? >> 8, $out);
+}
+
+my ($rc, $out) = check_config("PiStatsNodeName pi-1\n"
+                              . "PiStatsThermalZone /sys/class/thermal/thermal_zone*/temp\n"
+                              . "PiStatsThrottledFile /tmp/get_throttled");
+ok t_cmp($rc, 0, 'a good configuration passes');
+ok t_cmp($out, qr/Syntax OK/, 'httpd -t says Syntax OK');
+
+for my $case (@bad) {
+    my ($line, $want) = @$case;
+    ($rc, $out) = check_config($line);
+    (my $name = $line) =~ s/\n/ /g;
+    $name = substr($name, 0, 60);
+    ok t_cmp($rc != 0, 1, "refused: $name");
+    ok t_cmp($out, $want, "message: $name");
+}
