@@ -133,7 +133,7 @@ apt_install() {
 }
 
 install_toolchain() {
-    local missing qemu_pkg=qemu-user alog=$OUT/toolchain.log
+    local missing qemu_pkg=qemu-user alog=$OUT/toolchain.log t0
     if [ -z "$(missing_pkgs qemu-user-static)" ]; then
         qemu_pkg=qemu-user-static
     fi
@@ -145,6 +145,7 @@ install_toolchain() {
     fi
     [ "$(id -u)" = 0 ] || die 3 "toolchain: run as root to install: $missing"
     log "toolchain: installing $missing"
+    t0=$(now_ns)
     # shellcheck disable=SC2086
     if ! apt_install $missing >"$alog" 2>&1; then
         log "toolchain: install failed, refreshing the system's apt lists"
@@ -156,6 +157,7 @@ install_toolchain() {
             die 3 "toolchain: apt-get install failed (log: $alog)"
         }
     fi
+    log "toolchain: installed in $(elapsed "$t0")s"
 }
 
 # -- 2. sysroots --------------------------------------------------------------
@@ -308,13 +310,27 @@ config_var() {                  # config_var SYSROOT NAME: apxs -q NAME
         | head -n 1
 }
 
+# The source files: what git tracks or would track (.gitignore drops build
+# output and test logs, which other runs may be writing right now); without
+# git, the tree minus the usual build output.
+source_files() {
+    if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git -C "$ROOT" ls-files --cached --others --exclude-standard \
+            | grep -v '^build/cross/' || true
+    else
+        (cd "$ROOT" && find . -path ./.git -prune -o -path ./build/cross -prune \
+            -o -path ./t/logs -prune -o -path ./autom4te.cache -prune \
+            -o -type f ! -name '*.o' ! -name '*.so' -print)
+    fi
+}
+
 copy_tree() {                   # copy_tree DEST: the sources, no build output
     rm -rf "$1"
     mkdir -p "$1"
-    tar -C "$ROOT" --exclude=./.git --exclude=./build/cross \
-        --exclude=./autom4te.cache --exclude='*.o' --exclude='*.so' \
-        --exclude=./Makefile --exclude=./config.status --exclude=./config.log \
-        -cf - . | tar -C "$1" -xf -
+    # A file deleted meanwhile by someone else's run is not an error here.
+    source_files | tar -C "$ROOT" --ignore-failed-read --no-recursion \
+        -cf - -T - 2>/dev/null | tar -C "$1" -xf - || return 1
+    [ -f "$1/mod_pibalance/mod_pibalance.c" ] || return 1
     # Makefile.in without configure: every @VAR@ is set on make's command
     # line below, and cross.mk appends the armv6 link libraries.
     sed 's/@[A-Z_]*@//g' "$ROOT/Makefile.in" >"$1/Makefile"
