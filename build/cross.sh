@@ -24,6 +24,7 @@
 #      with lbmethod=pi over two node vhosts with fixture temperatures.
 #
 # Environment:
+#   CROSS_DIR=DIR               cache and output dir (default build/cross)
 #   CROSS_MPMS="event prefork"  MPMs to smoke-test per target
 #   CROSS_REFRESH=1             rebuild the sysroots from fresh apt indices
 #   CROSS_KEEP=1                keep the smoke run directories (in /tmp)
@@ -32,7 +33,7 @@
 set -eu
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-CROSS_DIR=$ROOT/build/cross
+CROSS_DIR=${CROSS_DIR:-$ROOT/build/cross}
 OUT=$CROSS_DIR/out
 ALL_TARGETS="arm64 armv7 armv6"
 CROSS_MPMS=${CROSS_MPMS:-event prefork}
@@ -673,6 +674,11 @@ smoke_errors() {                # crashes or load errors in the error log
         "$RUN/error.log" 2>/dev/null | head -n 5
 }
 
+keep_logs() {                   # the run dir is in /tmp: keep conf and log
+    cp "$RUN/httpd.conf" "$OUT/$1/smoke-$2.conf" 2>/dev/null || true
+    cp "$RUN/error.log" "$OUT/$1/smoke-$2.error.log" 2>/dev/null || true
+}
+
 smoke_mpm() {                   # smoke_mpm TARGET MPM
     local tg=$1 mpm=$2 arch attempt rc=1 msg stop
     arch=$(target_arch "$tg")
@@ -694,9 +700,10 @@ smoke_mpm() {                   # smoke_mpm TARGET MPM
         [ "$rc" = 2 ] || break
         log "$tg: smoke $mpm: a port was taken, retrying ($attempt)"
     done
+    keep_logs "$tg" "$mpm"
     if [ "$rc" != 0 ]; then
         stop_apache >/dev/null || true
-        fail "$tg" "smoke $mpm" "apache2 did not start serving (conf: $RUN/httpd.conf)"
+        fail "$tg" "smoke $mpm" "apache2 did not start serving (conf: $OUT/$tg/smoke-$mpm.conf)"
         show_tail "$RUN/stdout.log"
         show_tail "$RUN/error.log"
         return 1
@@ -712,7 +719,7 @@ smoke_mpm() {                   # smoke_mpm TARGET MPM
         msg="error log: $(smoke_errors | head -n 1)"
         rc=1
     fi
-    cp "$RUN/error.log" "$OUT/$tg/smoke-$mpm.error.log" 2>/dev/null || true
+    keep_logs "$tg" "$mpm"
     if [ "$rc" != 0 ]; then
         fail "$tg" "smoke $mpm" "$msg"
         show_tail "$RUN/error.log" 15
