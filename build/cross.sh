@@ -784,7 +784,7 @@ main() {
     SMOKE_TMP=$(mktemp -d "${TMPDIR:-/tmp}/pi-cross.XXXXXX")
     chmod 755 "$SMOKE_TMP"             # apache's children run as nobody
     trap cleanup EXIT
-    trap 'exit 130' INT TERM
+    trap 'echo "cross: FAILED: interrupted" >&2; exit 130' INT TERM
     for tg in $TARGETS; do
         t0=$(now_ns)
         R_BUILD[$tg]=FAIL

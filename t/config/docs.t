@@ -1,0 +1,29 @@
+# docs/directives.md documents exactly the directives the modules define.
+use strict;
+use warnings FATAL => 'all';
+
+use Apache::Test;
+use Apache::TestUtil;
+
+my $top = Apache::Test::config()->{vars}{top_dir};
+
+my %code;
+for my $f (glob("$top/mod_pibalance/*.c"), glob("$top/mod_pistats/*.c")) {
+    open my $fh, '<', $f or die "$f: $!";
+    local $/;
+    my $src = <$fh>;
+    $code{$1} = 1 while $src =~ /AP_INIT_\w+\(\s*"(\w+)"/g;
+}
+my %doc;
+open my $fh, '<', "$top/docs/directives.md" or die $!;
+while (<$fh>) {
+    $doc{$1} = 1 if /^###\s+(\w+)\s*$/;
+}
+close $fh;
+
+plan tests => 3;
+ok t_cmp(scalar(keys %code) > 0, 1, 'directives found in the sources');
+ok t_cmp(join(' ', grep { !$doc{$_} } sort keys %code), '',
+         'every directive is documented');
+ok t_cmp(join(' ', grep { !$code{$_} } sort keys %doc), '',
+         'every documented directive exists');
