@@ -237,7 +237,8 @@ make_sysroot() {                # make_sysroot ARCH
     # every package below has a candidate, which `download` checks.
     apt-get -q -o Dir::Cache::pkgcache="$state/cache/pkgcache.bin" update \
         >>"$alog" 2>&1 \
-        || warn "sysroot $arch: apt-get update partly failed (see $alog)"
+        || warn "sysroot $arch: apt-get update partly failed, continuing:" \
+            "$(grep -m 1 '^E:' "$alog" | cut -c 1-160) (log: $alog)"
     chown _apt "$state/debs" 2>/dev/null || true
     # shellcheck disable=SC2086
     (cd "$state/debs" && apt-get -q -o Dir::Cache::pkgcache="$state/cache/pkgcache.bin" \
@@ -458,8 +459,12 @@ alive() {                       # alive PID: running and not a zombie
 
 # stop_apache: TERM, wait at most 10 s, then KILL; then the whole session
 # (apache was started with setsid, so its sid is its pid) must be empty.
+# Not in a subshell: it must reap apache and clear APACHE_PID.  Says what
+# went wrong in STOP_MSG.
+STOP_MSG=""
 stop_apache() {
     local pid=$APACHE_PID i left
+    STOP_MSG=""
     [ -n "$pid" ] || return 0
     APACHE_PID=""
     kill -TERM "$pid" 2>/dev/null || true
@@ -470,7 +475,7 @@ stop_apache() {
     if alive "$pid"; then
         kill -KILL "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
-        echo "apache (pid $pid) ignored SIGTERM for 10 s; killed"
+        STOP_MSG="apache (pid $pid) ignored SIGTERM for 10 s; killed"
         return 1
     fi
     wait "$pid" 2>/dev/null || true
@@ -481,12 +486,12 @@ stop_apache() {
     done
     # shellcheck disable=SC2086 # a list of pids
     kill -KILL $left 2>/dev/null || true
-    echo "processes left after apache stopped: $left (killed)"
+    STOP_MSG="processes left after apache stopped: $left (killed)"
     return 1
 }
 
 cleanup() {
-    stop_apache >/dev/null 2>&1 || true
+    stop_apache || true
     if [ -n "$SMOKE_TMP" ] && [ -z "${CROSS_KEEP:-}" ]; then
         rm -rf "$SMOKE_TMP"
     fi
@@ -680,7 +685,7 @@ keep_logs() {                   # the run dir is in /tmp: keep conf and log
 }
 
 smoke_mpm() {                   # smoke_mpm TARGET MPM
-    local tg=$1 mpm=$2 arch attempt rc=1 msg stop
+    local tg=$1 mpm=$2 arch attempt rc=1 msg
     arch=$(target_arch "$tg")
     RUN=$SMOKE_TMP/$tg-$mpm
     for attempt in 1 2 3; do
@@ -702,7 +707,7 @@ smoke_mpm() {                   # smoke_mpm TARGET MPM
     done
     keep_logs "$tg" "$mpm"
     if [ "$rc" != 0 ]; then
-        stop_apache >/dev/null || true
+        stop_apache || true
         fail "$tg" "smoke $mpm" "apache2 did not start serving (conf: $OUT/$tg/smoke-$mpm.conf)"
         show_tail "$RUN/stdout.log"
         show_tail "$RUN/error.log"
@@ -711,8 +716,8 @@ smoke_mpm() {                   # smoke_mpm TARGET MPM
     msg=$(check_node 1 51.2 && check_node 2 63.5 && check_balancer \
         && check_gzip_roundtrip) || rc=1
     [ "$rc" = 0 ] || msg=${msg##*$'\n'}
-    if ! stop="$(stop_apache)"; then
-        msg="$msg${msg:+; }stop: $stop"
+    if ! stop_apache; then
+        msg="$msg${msg:+; }stop: $STOP_MSG"
         rc=1
     fi
     if [ "$rc" = 0 ] && [ -n "$(smoke_errors)" ]; then

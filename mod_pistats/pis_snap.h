@@ -1,0 +1,87 @@
+/* pis_snap.h -- a snapshot of everything /pi-status shows.
+ *
+ * Plain structs, no httpd or APR types.  The handler fills one from
+ * shared memory and the configuration (pis_snapshot.c), then a pure
+ * renderer (pis_render.c) writes HTML, ?auto, ?json or ?prometheus from
+ * it.  Strings are NUL-terminated and may hold anything a node or the
+ * configuration put there: every renderer escapes them for its format.
+ */
+#ifndef PIS_SNAP_H
+#define PIS_SNAP_H
+
+#include <stdint.h>
+
+#include "pis_hist.h"
+#include "pis_sensor.h"
+
+#define PIS_HISTORY_S   300        /* seconds of per-second history */
+#define PIS_TEMP_NONE   INT16_MIN  /* no temperature for that second */
+
+/* Severity of a temperature / throttle state, for colours and alerts. */
+typedef enum {
+    PIS_SEV_UNKNOWN = 0,           /* no (fresh) reading */
+    PIS_SEV_OK,                    /* below 70 C, not throttled */
+    PIS_SEV_WARN,                  /* 70..80 C, or soft limit / capped */
+    PIS_SEV_CRIT                   /* 80 C and up, or throttled now */
+} pis_severity;
+
+typedef struct {
+    const char *name;              /* member URL (worker name_ex) */
+    const char *route;             /* "" when none */
+    const char *state;             /* mod_proxy's flags, e.g. "Init Ok " */
+    int usable;                    /* mod_proxy would send to it */
+    int lbfactor;                  /* loadfactor x 100 */
+
+    /* From mod_pibalance, when loaded (has_weight == 0 otherwise). */
+    int has_weight;
+    double weight;                 /* effective weight, loadfactor units */
+    const char *thermal_state;     /* e.g. "ok", "warm", "drained", "stale" */
+
+    /* Traffic. */
+    uint32_t inflight;
+    uint64_t requests;             /* finished requests */
+    uint64_t status_class[5];      /* node responses 1xx .. 5xx */
+    uint64_t proxy_errors;         /* 502/503/504 made by the proxy */
+    uint64_t bytes_in;             /* body bytes received from the node */
+    uint64_t bytes_out;            /* body bytes sent to the client */
+    double rate1, rate10, rate60;  /* requests/s over the last 1/10/60 s */
+    double p50_us, p95_us, p99_us; /* last ~60 s; -1 when no sample */
+    double ewma_us;                /* -1 when no sample */
+    uint64_t hist[PIS_HIST_BUCKETS]; /* all-time response times */
+    uint64_t hist_count;           /* == sum of hist */
+    double hist_sum_us;            /* sum of all response times */
+
+    /* Node telemetry from the probe. */
+    int probed;                    /* the probe covers this member */
+    pis_telemetry tel;             /* has_* flags say what is known */
+    double tel_age_s;              /* -1: never read */
+    int tel_stale;                 /* older than three probe intervals */
+    const char *probe_error;       /* NULL, or what went wrong last */
+    pis_severity severity;
+
+    /* Per-second history, oldest first; index PIS_HISTORY_S - 1 is the
+     * last complete second. */
+    uint32_t req_hist[PIS_HISTORY_S];
+    int16_t temp_hist[PIS_HISTORY_S]; /* tenths of C, or PIS_TEMP_NONE */
+} pis_member_snap;
+
+typedef struct {
+    const char *name;              /* "balancer://pis" */
+    const char *vhost;             /* "host:port" of its virtual host */
+    const char *lbmethod;          /* "pi", "byrequests", ... */
+    unsigned nmembers;
+    pis_member_snap *members;
+} pis_balancer_snap;
+
+typedef struct {
+    pis_telemetry self;            /* this server's own telemetry */
+    const char *server_version;    /* "Apache/2.4.71 (Debian)" */
+    const char *deflate_state;     /* offload state, NULL when unknown */
+    double now;                    /* seconds since the epoch */
+    uint64_t uptime_s;             /* since the server started */
+    double probe_interval_s;       /* 0 when no probe runs */
+    unsigned nbalancers;
+    pis_balancer_snap *balancers;
+} pis_snap;
+
+#endif /* PIS_SNAP_H */
