@@ -39,4 +39,7 @@ make -s check
 log "Apache::Test suite (make test-httpd)"
 make -s test-httpd
 
+log "cross-build and qemu smoke test: arm64, armv7, armv6 (build/cross.sh)"
+build/cross.sh
+
 log "all tests passed"

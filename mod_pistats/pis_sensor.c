@@ -3,6 +3,8 @@
  * Files are read with a fixed small buffer: a sysfs attribute is a few
  * bytes, and a "temp" file that is huge or endless must not cost more.
  */
+#define _FILE_OFFSET_BITS 64     /* glob() on 32-bit ARM: 64-bit inodes */
+
 #include <ctype.h>
 #include <fcntl.h>
 #include <glob.h>
