@@ -1,23 +1,69 @@
-/* mod_pistats.c -- module wiring: directives, the pi-status handler and
- * its per-process cache.  Telemetry is in pis_sensor.c, rendering in
- * pis_render.c, the handler in pis_handler.c. */
+/* mod_pistats.c -- module wiring.  Telemetry: pis_sensor.c; per-member
+ * statistics: pis_slot.c in shared memory (pis_shm.c), fed by the request
+ * hooks (pis_track.c) and the probe (pis_probe.c); the page: snapshot
+ * (pis_snapshot.c), then render (pis_render*.c), in pis_handler.c. */
 #include "httpd.h"
 #include "http_config.h"
 #include "http_protocol.h"
+#include "mod_status.h"
 
 #include "pis_config.h"
 #include "pis_handler.h"
+#include "pis_probe.h"
+#include "pis_public.h"
+#include "pis_shm.h"
+#include "pis_track.h"
+
+static int pis_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
+                          apr_pool_t *ptemp)
+{
+    (void)plog;
+    (void)ptemp;
+    pis_track_pre_config(pconf);
+    return OK;
+}
+
+static int pis_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+                           apr_pool_t *ptemp, server_rec *s)
+{
+    (void)plog;
+    (void)ptemp;
+    if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
+        return OK;
+    }
+    pis_public_bind();
+    if (ap_find_linked_module("mod_proxy.c") == NULL) {
+        return OK;                     /* a node: telemetry only */
+    }
+    if (pis_shm_setup(pconf, s, pis_conf_max_members(pis_srv(s)))
+        != APR_SUCCESS) {
+        return OK;                     /* logged; serve without stats */
+    }
+    return pis_probe_post_config(pconf, s);
+}
 
 static void pis_child_init(apr_pool_t *pchild, server_rec *s)
 {
     pis_handler_child_init(pchild, s);
+    pis_shm_child_init(pchild, s);
 }
 
 static void pis_register_hooks(apr_pool_t *p)
 {
-    (void)p;
+    static const char *const before_watchdog[] = { "mod_watchdog.c", NULL };
+    static const char *const after_balancer[] = { "mod_proxy_balancer.c",
+                                                  NULL };
+
+    ap_hook_pre_config(pis_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_post_config(pis_post_config, after_balancer, before_watchdog,
+                        APR_HOOK_LAST);
+    ap_hook_child_init(pis_child_init, after_balancer, NULL,
+                       APR_HOOK_MIDDLE);
     ap_hook_handler(pis_handler, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_child_init(pis_child_init, NULL, NULL, APR_HOOK_MIDDLE);
+    APR_OPTIONAL_HOOK(ap, status_hook, pis_status_hook, NULL, NULL,
+                      APR_HOOK_MIDDLE);
+    pis_track_register(p);
+    pis_public_register();
 }
 
 AP_DECLARE_MODULE(pistats) = {

@@ -7,11 +7,17 @@
 
 #include "pis_config.h"
 #include "pis_sensor.h"
+#include "pis_shm.h"
 
 void *pis_create_srv_conf(apr_pool_t *p, server_rec *s)
 {
+    pis_srv_conf *c = apr_pcalloc(p, sizeof(*c));
+
     (void)s;
-    return apr_pcalloc(p, sizeof(pis_srv_conf));
+    c->probe = -1;
+    c->probe_interval = -1;
+    c->probe_timeout = -1;
+    return c;
 }
 
 void *pis_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
@@ -24,6 +30,13 @@ void *pis_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     c->throttled_path = add->throttled_path ? add->throttled_path
                                             : base->throttled_path;
     c->node_name = add->node_name ? add->node_name : base->node_name;
+    c->probe = add->probe >= 0 ? add->probe : base->probe;
+    c->probe_path = add->probe_path ? add->probe_path : base->probe_path;
+    c->probe_interval = add->probe_interval >= 0 ? add->probe_interval
+                                                 : base->probe_interval;
+    c->probe_timeout = add->probe_timeout >= 0 ? add->probe_timeout
+                                               : base->probe_timeout;
+    c->max_members = base->max_members;   /* main server only */
     return c;
 }
 
@@ -35,6 +48,38 @@ const char *pis_conf_thermal(const pis_srv_conf *c)
 const char *pis_conf_throttled(const pis_srv_conf *c)
 {
     return c->throttled_path ? c->throttled_path : PIS_DEFAULT_THROTTLED;
+}
+
+int pis_conf_probe(const pis_srv_conf *c)
+{
+    return c->probe != 0;              /* default On */
+}
+
+const char *pis_conf_probe_path(const pis_srv_conf *c)
+{
+    return c->probe_path ? c->probe_path : PIS_DEFAULT_PROBE_PATH;
+}
+
+apr_interval_time_t pis_conf_probe_interval(const pis_srv_conf *c)
+{
+    return c->probe_interval >= 0 ? c->probe_interval
+                                  : PIS_DEFAULT_PROBE_INTERVAL;
+}
+
+apr_interval_time_t pis_conf_probe_timeout(const pis_srv_conf *c)
+{
+    return c->probe_timeout >= 0 ? c->probe_timeout
+                                 : PIS_DEFAULT_PROBE_TIMEOUT;
+}
+
+unsigned pis_conf_max_members(const pis_srv_conf *c)
+{
+    return c->max_members ? c->max_members : PIS_DEFAULT_MAX_MEMBERS;
+}
+
+pis_srv_conf *pis_srv(const server_rec *s)
+{
+    return ap_get_module_config(s->module_config, &pistats_module);
 }
 
 static pis_srv_conf *srv_conf(cmd_parms *cmd)
@@ -79,6 +124,74 @@ static const char *set_node_name(cmd_parms *cmd, void *dummy,
     return NULL;
 }
 
+static const char *set_probe(cmd_parms *cmd, void *dummy, int on)
+{
+    (void)dummy;
+    srv_conf(cmd)->probe = on;
+    return NULL;
+}
+
+static const char *set_probe_path(cmd_parms *cmd, void *dummy,
+                                  const char *arg)
+{
+    const char *why = pis_check_probe_path(arg);
+
+    (void)dummy;
+    if (why != NULL) {
+        return apr_psprintf(cmd->pool, "%s: '%s' %s", cmd->cmd->name, arg,
+                            why);
+    }
+    srv_conf(cmd)->probe_path = arg;
+    return NULL;
+}
+
+/* PiStatsProbeInterval / PiStatsProbeTimeout: a time with an optional
+ * unit (ms, s, mi, h; seconds by default), within [min, max]. */
+static const char *set_probe_time(cmd_parms *cmd, void *dummy,
+                                  const char *arg)
+{
+    int interval = cmd->info != NULL;
+    apr_interval_time_t t, lo, hi;
+
+    (void)dummy;
+    lo = interval ? PIS_PROBE_INTERVAL_MIN : PIS_PROBE_TIMEOUT_MIN;
+    hi = interval ? PIS_PROBE_INTERVAL_MAX : PIS_PROBE_TIMEOUT_MAX;
+    if (ap_timeout_parameter_parse(arg, &t, "s") != APR_SUCCESS
+        || t < lo || t > hi) {
+        return apr_psprintf(cmd->pool, "%s: '%s' must be a time from %s"
+                            " to %s (e.g. 2, 1500ms)", cmd->cmd->name, arg,
+                            interval ? "100ms" : "10ms",
+                            interval ? "1 hour" : "60 s");
+    }
+    if (interval) {
+        srv_conf(cmd)->probe_interval = t;
+    }
+    else {
+        srv_conf(cmd)->probe_timeout = t;
+    }
+    return NULL;
+}
+
+static const char *set_max_members(cmd_parms *cmd, void *dummy,
+                                   const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+    unsigned long n;
+
+    (void)dummy;
+    if (err != NULL) {
+        return err;
+    }
+    if (pis_parse_ulong(arg, strlen(arg), &n) != 0 || n < 1
+        || n > PIS_MAX_MEMBERS_LIMIT) {
+        return apr_psprintf(cmd->pool, "%s: '%s' must be a number of"
+                            " members from 1 to %d", cmd->cmd->name, arg,
+                            PIS_MAX_MEMBERS_LIMIT);
+    }
+    srv_conf(cmd)->max_members = (unsigned)n;
+    return NULL;
+}
+
 const command_rec pis_cmds[] = {
     AP_INIT_TAKE1("PiStatsThermalZone", set_sensor_path,
                   (void *)APR_OFFSETOF(pis_srv_conf, thermal_glob), RSRC_CONF,
@@ -90,5 +203,17 @@ const command_rec pis_cmds[] = {
                   "Path of the firmware's get_throttled file (hex bits)"),
     AP_INIT_TAKE1("PiStatsNodeName", set_node_name, NULL, RSRC_CONF,
                   "Name this node reports (default: the host name)"),
+    AP_INIT_FLAG("PiStatsProbe", set_probe, NULL, RSRC_CONF,
+                 "On: read the telemetry of this server's balancer members"
+                 " (default On)"),
+    AP_INIT_TAKE1("PiStatsProbePath", set_probe_path, NULL, RSRC_CONF,
+                  "Path of a member's telemetry (default /pi-status?auto)"),
+    AP_INIT_TAKE1("PiStatsProbeInterval", set_probe_time, (void *)1,
+                  RSRC_CONF, "Time between probes of a member (default 2 s)"),
+    AP_INIT_TAKE1("PiStatsProbeTimeout", set_probe_time, NULL, RSRC_CONF,
+                  "Time a probe may take (default 1 s)"),
+    AP_INIT_TAKE1("PiStatsMaxMembers", set_max_members, NULL, RSRC_CONF,
+                  "Members with statistics, all balancers together"
+                  " (default 128)"),
     { NULL }
 };

@@ -9,13 +9,27 @@
 #define PIS_DEFAULT_THROTTLED \
     "/sys/devices/platform/soc/soc:firmware/get_throttled"
 
+#define PIS_DEFAULT_PROBE_PATH     "/pi-status?auto"
+#define PIS_DEFAULT_PROBE_INTERVAL apr_time_from_sec(2)
+#define PIS_DEFAULT_PROBE_TIMEOUT  apr_time_from_sec(1)
+#define PIS_PROBE_INTERVAL_MIN     apr_time_from_msec(100)
+#define PIS_PROBE_INTERVAL_MAX     apr_time_from_sec(3600)
+#define PIS_PROBE_TIMEOUT_MIN      apr_time_from_msec(10)
+#define PIS_PROBE_TIMEOUT_MAX      apr_time_from_sec(60)
+#define PIS_MAX_MEMBERS_LIMIT      4096
+
 typedef struct pis_cache pis_cache;
 
-/* Every field NULL means unset; pis_conf_*() apply the defaults. */
+/* NULL / -1 / 0 mean unset; pis_conf_*() apply the defaults. */
 typedef struct {
     const char *thermal_glob;       /* PiStatsThermalZone */
     const char *throttled_path;     /* PiStatsThrottledFile */
     const char *node_name;          /* PiStatsNodeName */
+    int probe;                      /* PiStatsProbe: -1 unset, 0, 1 */
+    const char *probe_path;         /* PiStatsProbePath */
+    apr_interval_time_t probe_interval;  /* PiStatsProbeInterval, -1 */
+    apr_interval_time_t probe_timeout;   /* PiStatsProbeTimeout, -1 */
+    unsigned max_members;           /* PiStatsMaxMembers (main server) */
     pis_cache *cache;               /* per process, from child_init */
 } pis_srv_conf;
 
@@ -27,5 +41,11 @@ void *pis_merge_srv_conf(apr_pool_t *p, void *basev, void *addv);
 
 const char *pis_conf_thermal(const pis_srv_conf *c);
 const char *pis_conf_throttled(const pis_srv_conf *c);
+int pis_conf_probe(const pis_srv_conf *c);
+const char *pis_conf_probe_path(const pis_srv_conf *c);
+apr_interval_time_t pis_conf_probe_interval(const pis_srv_conf *c);
+apr_interval_time_t pis_conf_probe_timeout(const pis_srv_conf *c);
+unsigned pis_conf_max_members(const pis_srv_conf *c);
+pis_srv_conf *pis_srv(const server_rec *s);
 
 #endif /* PIS_CONFIG_H */

@@ -17,6 +17,9 @@
 #include "pis_handler.h"
 #include "pis_render.h"
 #include "pis_sensor.h"
+#include "pis_snapshot.h"
+#include "mod_status.h"
+#include "pis_render_status.h"
 
 #define PIS_CACHE_TTL apr_time_from_sec(1)
 
@@ -94,10 +97,25 @@ static void emit_rwrite(void *ctx, const char *s, size_t n)
     }
 }
 
+static const char *content_type(pis_format f)
+{
+    switch (f) {
+    case PIS_FMT_AUTO:
+        return "text/plain; charset=utf-8";
+    case PIS_FMT_JSON:
+        return "application/json";
+    case PIS_FMT_PROMETHEUS:
+        return "text/plain; version=0.0.4; charset=utf-8";
+    default:
+        return "text/html; charset=utf-8";
+    }
+}
+
 int pis_handler(request_rec *r)
 {
     const pis_srv_conf *c;
-    pis_telemetry t;
+    pis_telemetry self;
+    pis_snap snap;
     pis_query q;
     pis_out out;
 
@@ -111,29 +129,53 @@ int pis_handler(request_rec *r)
     }
     c = ap_get_module_config(r->server->module_config, &pistats_module);
     pis_parse_query(r->args, &q);
-    snapshot(c, &t);
+    snapshot(c, &self);
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
-    if (q.format == PIS_FMT_AUTO) {
-        ap_set_content_type(r, "text/plain; charset=utf-8");
-    }
-    else {
-        ap_set_content_type(r, "text/html; charset=utf-8");
-        if (q.refresh > 0) {
-            apr_table_setn(r->headers_out, "Refresh",
-                           apr_itoa(r->pool, q.refresh));
-        }
+    ap_set_content_type(r, content_type(q.format));
+    if (q.format == PIS_FMT_HTML && q.refresh > 0) {
+        apr_table_setn(r->headers_out, "Refresh",
+                       apr_itoa(r->pool, q.refresh));
     }
     if (r->header_only) {
         return OK;
     }
+    pis_snapshot(r, &self, &snap);
     out.emit = emit_rwrite;
     out.ctx = r;
-    if (q.format == PIS_FMT_AUTO) {
-        pis_render_auto(&out, &t);
+    switch (q.format) {
+    case PIS_FMT_AUTO:
+        pis_render_snap_auto(&out, &snap);
+        break;
+    case PIS_FMT_JSON:
+        pis_render_snap_json(&out, &snap);
+        break;
+    case PIS_FMT_PROMETHEUS:
+        pis_render_snap_prometheus(&out, &snap);
+        break;
+    default:
+        pis_render_snap_html(&out, &snap, q.refresh);
     }
-    else {
-        pis_render_html(&out, &t, q.refresh);
+    return OK;
+}
+
+/* One line per member: in ?auto "PiStats[b]Member[m]: ..." keys, in HTML
+ * a small table after mod_status' own. */
+int pis_status_hook(request_rec *r, int flags)
+{
+    const pis_srv_conf *c = ap_get_module_config(r->server->module_config,
+                                                 &pistats_module);
+    pis_telemetry self;
+    pis_snap snap;
+    pis_out out;
+
+    snapshot(c, &self);
+    pis_snapshot(r, &self, &snap);
+    if (snap.nbalancers == 0) {
+        return OK;
     }
+    out.emit = emit_rwrite;
+    out.ctx = r;
+    pis_render_status_summary(&out, &snap, (flags & AP_STATUS_SHORT) != 0);
     return OK;
 }

@@ -10,4 +10,7 @@ void pis_handler_child_init(apr_pool_t *pchild, server_rec *s);
 /* The handler for "SetHandler pi-status". */
 int pis_handler(request_rec *r);
 
+/* mod_status' hook: a summary line per member in server-status. */
+int pis_status_hook(request_rec *r, int flags);
+
 #endif /* PIS_HANDLER_H */

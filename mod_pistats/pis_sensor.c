@@ -423,3 +423,67 @@ const char *pis_check_sensor_path(const char *path)
     }
     return NULL;
 }
+
+const char *pis_check_probe_path(const char *path)
+{
+    const unsigned char *p = (const unsigned char *)path;
+
+    if (*p != '/') {
+        return "must start with '/'";
+    }
+    if (strlen(path) > 400) {
+        return "must be at most 400 bytes";
+    }
+    for (; *p; p++) {
+        if (*p <= 0x20 || *p >= 0x7f) {
+            return "must be printable ASCII without spaces";
+        }
+    }
+    return NULL;
+}
+
+int pis_parse_http_answer(const char *buf, size_t len, int *status,
+                          const char **body, size_t *body_len)
+{
+    const char *end = NULL;
+    size_t i;
+
+    if (len < 12 || memcmp(buf, "HTTP/1.", 7) != 0 || buf[8] != ' '
+        || !isdigit((unsigned char)buf[9]) || !isdigit((unsigned char)buf[10])
+        || !isdigit((unsigned char)buf[11])) {
+        return -1;
+    }
+    for (i = 0; i + 1 < len; i++) {
+        if (buf[i] == '\n' && buf[i + 1] == '\n') {
+            end = buf + i + 2;
+            break;
+        }
+        if (i + 3 < len && memcmp(buf + i, "\r\n\r\n", 4) == 0) {
+            end = buf + i + 4;
+            break;
+        }
+    }
+    if (end == NULL) {
+        return -1;
+    }
+    *status = (buf[9] - '0') * 100 + (buf[10] - '0') * 10 + (buf[11] - '0');
+    *body = end;
+    *body_len = len - (size_t)(end - buf);
+    return 0;
+}
+
+int pis_severity_of(const pis_telemetry *t, int stale)
+{
+    if (stale || (!t->has_temp && !t->has_throttled)) {
+        return 0;
+    }
+    if ((t->has_throttled && (t->throttled & PIS_THROTTLED_NOW))
+        || (t->has_temp && t->temp_dc >= PIS_CRIT_DC)) {
+        return 3;
+    }
+    if ((t->has_throttled && (t->throttled & PIS_CAPPED_NOW))
+        || (t->has_temp && t->temp_dc >= PIS_WARN_DC)) {
+        return 2;
+    }
+    return 1;
+}

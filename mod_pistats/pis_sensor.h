@@ -79,9 +79,27 @@ int pis_parse_telemetry(const char *text, size_t len, pis_telemetry *t);
  * (52, 2) -> "0.52".  buf should hold at least 24 bytes. */
 void pis_format_fixed(long v, int digits, char *buf, size_t size);
 
+/* Throttle bits that mean "slowed down now". */
+#define PIS_THROTTLED_NOW   0x4    /* currently throttled */
+#define PIS_CAPPED_NOW      0xa    /* frequency capped or soft limit */
+#define PIS_WARN_DC         700    /* 70.0 C */
+#define PIS_CRIT_DC         800    /* 80.0 C: the firmware throttles */
+
+/* How bad a member's thermal state looks: 3 crit (80 C and up, or
+ * throttled now), 2 warn (70 C and up, or capped / soft limit now),
+ * 1 ok, 0 unknown (no reading, or stale).  Matches pis_severity. */
+int pis_severity_of(const pis_telemetry *t, int stale);
+
 /* Directive checks: NULL when acceptable, else a static message saying
  * what is accepted. */
 const char *pis_check_node_name(const char *name);
 const char *pis_check_sensor_path(const char *path);
+const char *pis_check_probe_path(const char *path);
+
+/* Splits a probe's HTTP/1.x answer: the status code and the body.
+ * Returns 0, or -1 when buf does not start with a complete status line
+ * and header block. */
+int pis_parse_http_answer(const char *buf, size_t len, int *status,
+                          const char **body, size_t *body_len);
 
 #endif /* PIS_SENSOR_H */

@@ -1,0 +1,9 @@
+/* pis_log.h -- mod_pistats' log message tags, "PIS10010: ...".
+ * Numbers are never reused: 10000-10099 core and handler, 10010-10019
+ * shared memory, 10020-10039 tracking hooks, 10040-10069 the probe. */
+#ifndef PIS_LOG_H
+#define PIS_LOG_H
+
+#define PISLOGNO(n) "PIS" #n ": "
+
+#endif /* PIS_LOG_H */

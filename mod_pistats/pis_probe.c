@@ -1,0 +1,395 @@
+/* pis_probe.c -- reads each balancer member's node telemetry.
+ *
+ * A mod_watchdog callback in one child (singleton) wakes every 100 ms and
+ * probes the members that are due (PiStatsProbeInterval since their last
+ * attempt) all at once: non-blocking connects and one poll() loop, each
+ * with its own deadline (PiStatsProbeTimeout), so a hung node costs the
+ * others nothing.  An answer is "GET <PiStatsProbePath> HTTP/1.0" read to
+ * EOF, at most 8 KiB of body; redirects are not followed.  Results go to
+ * the member's slot in shared memory; the balancer and the status page
+ * only read them.  A member's state changes (answering / not, and why)
+ * are logged once each.
+ *
+ * Not probed: members whose scheme is not http, ws or h2c (an AJP or
+ * FastCGI port does not speak HTTP).  Host names are resolved here, in
+ * the watchdog thread: a slow resolver delays a round, not a request.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_log.h"
+#include "apr_strings.h"
+#include "mod_proxy.h"
+#include "mod_watchdog.h"
+
+#include "pis_config.h"
+#include "pis_log.h"
+#include "pis_probe.h"
+#include "pis_shm.h"
+
+APLOG_USE_MODULE(pistats);
+
+#define PIS_PROBE_BODY_MAX  8192
+#define PIS_PROBE_HEAD_MAX  4096
+#define PIS_PROBE_MAX_TARGETS 1024
+
+typedef enum { P_CONNECTING, P_READING, P_DONE } probe_state;
+
+typedef struct {
+    pis_slot *slot;
+    const char *name;              /* member URL, for the log */
+    char *request;
+    int fd;
+    probe_state state;
+    apr_time_t started, deadline;
+    char buf[PIS_PROBE_HEAD_MAX + PIS_PROBE_BODY_MAX + 1];
+    apr_size_t len;
+    const char *error;             /* NULL: good so far */
+    char errbuf[PIS_ERR_MAX];
+} probe_t;
+
+static int probe_active;
+
+int pis_probe_active(void)
+{
+    return probe_active;
+}
+
+static int probed_scheme(const char *scheme)
+{
+    return strcasecmp(scheme, "http") == 0 || strcasecmp(scheme, "ws") == 0
+           || strcasecmp(scheme, "h2c") == 0;
+}
+
+/* Starts a non-blocking connect; sets p->error on failure. */
+static void probe_connect(probe_t *p, const char *host, apr_port_t port)
+{
+    struct addrinfo hints, *res = NULL;
+    char portstr[8];
+    int rc;
+
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_flags = AI_NUMERICSERV;
+    apr_snprintf(portstr, sizeof(portstr), "%u", (unsigned)port);
+    if (getaddrinfo(host, portstr, &hints, &res) != 0 || res == NULL) {
+        p->error = "cannot resolve host";
+        return;
+    }
+    p->fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK
+                   | SOCK_CLOEXEC, 0);
+    if (p->fd < 0) {
+        p->error = "no socket";
+    }
+    else {
+        rc = connect(p->fd, res->ai_addr, res->ai_addrlen);
+        if (rc != 0 && errno != EINPROGRESS) {
+            p->error = errno == ECONNREFUSED ? "connection refused"
+                                             : "cannot connect";
+        }
+    }
+    freeaddrinfo(res);
+}
+
+/* The connect completed (or failed): send the request. */
+static void probe_send(probe_t *p)
+{
+    int err = 0;
+    socklen_t len = sizeof(err);
+    size_t n = strlen(p->request);
+
+    if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err) {
+        p->error = err == ECONNREFUSED ? "connection refused"
+                                       : "cannot connect";
+        return;
+    }
+    /* A request of a few dozen bytes fits any socket buffer at once. */
+    if (send(p->fd, p->request, n, MSG_NOSIGNAL) != (ssize_t)n) {
+        p->error = "cannot send the request";
+        return;
+    }
+    p->state = P_READING;
+}
+
+static void probe_read(probe_t *p)
+{
+    for (;;) {
+        apr_size_t room = sizeof(p->buf) - 1 - p->len;
+        ssize_t n;
+
+        if (room == 0) {
+            p->error = "answer larger than 8 KiB";
+            return;
+        }
+        n = recv(p->fd, p->buf + p->len, room, 0);
+        if (n > 0) {
+            p->len += (apr_size_t)n;
+            continue;
+        }
+        if (n == 0) {
+            p->state = P_DONE;
+        }
+        else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+            p->error = "connection reset";
+        }
+        return;
+    }
+}
+
+/* Turns a complete answer into telemetry, or an error. */
+static void probe_parse(probe_t *p, pis_telemetry *t)
+{
+    const char *body;
+    size_t body_len;
+    int status;
+
+    if (pis_parse_http_answer(p->buf, p->len, &status, &body, &body_len)
+        != 0) {
+        p->error = "not an HTTP answer";
+    }
+    else if (status != 200) {
+        apr_snprintf(p->errbuf, sizeof(p->errbuf), "HTTP status %d",
+                     status);
+        p->error = p->errbuf;
+    }
+    else if (body_len > PIS_PROBE_BODY_MAX) {
+        p->error = "answer larger than 8 KiB";
+    }
+    else if (pis_parse_telemetry(body, body_len, t) == 0) {
+        p->error = "no telemetry in the answer";
+    }
+}
+
+/* Stores a result and logs a change of state once. */
+static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
+{
+    pis_tel_shm before;
+    int was_ok, now_ok = p->error == NULL;
+
+    pis_slot_tel_read(p->slot, &before);
+    was_ok = before.error[0] == '\0';
+    pis_slot_tel_write(p->slot, pis_now_s(), pis_now_ms(), t, p->error);
+    if (before.tried_ms == 0 && now_ok) {
+        return;                            /* first answer: nothing new */
+    }
+    if (was_ok && !now_ok) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10040)
+                     "probe of %s: %s", p->name, p->error);
+    }
+    else if (!was_ok && now_ok) {
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PISLOGNO(10041)
+                     "probe of %s: answers again (was: %s)", p->name,
+                     before.error);
+    }
+    else if (!now_ok && strncmp(before.error, p->error,
+                                sizeof(before.error) - 1) != 0) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10042)
+                     "probe of %s: %s (was: %s)", p->name, p->error,
+                     before.error);
+    }
+}
+
+/* Runs every started probe to its end or deadline. */
+static void probe_poll(probe_t **ps, int n)
+{
+    struct pollfd *fds = calloc((size_t)n, sizeof(*fds));
+    int i;
+
+    if (fds == NULL) {
+        for (i = 0; i < n; i++) {
+            ps[i]->error = ps[i]->error ? ps[i]->error : "out of memory";
+        }
+        return;
+    }
+    for (;;) {
+        apr_time_t now = apr_time_now(), next = 0;
+        int live = 0, ms;
+
+        for (i = 0; i < n; i++) {
+            probe_t *p = ps[i];
+
+            fds[i].fd = -1;
+            if (p->error != NULL || p->state == P_DONE) {
+                continue;
+            }
+            if (now >= p->deadline) {
+                apr_snprintf(p->errbuf, sizeof(p->errbuf),
+                             "no answer within %" APR_TIME_T_FMT " ms",
+                             apr_time_as_msec(p->deadline - p->started));
+                p->error = p->errbuf;
+                continue;
+            }
+            fds[i].fd = p->fd;
+            fds[i].events = p->state == P_CONNECTING ? POLLOUT : POLLIN;
+            fds[i].revents = 0;
+            next = (live++ == 0 || p->deadline < next) ? p->deadline : next;
+        }
+        if (live == 0) {
+            break;
+        }
+        ms = (int)((next - now + 999) / 1000);
+        if (poll(fds, (nfds_t)n, ms < 1 ? 1 : ms) < 0 && errno != EINTR) {
+            break;
+        }
+        for (i = 0; i < n; i++) {
+            if (fds[i].fd < 0 || fds[i].revents == 0) {
+                continue;
+            }
+            if (ps[i]->state == P_CONNECTING) {
+                probe_send(ps[i]);
+            }
+            else {
+                probe_read(ps[i]);
+            }
+        }
+    }
+    free(fds);
+}
+
+/* Collects the members due for a probe. */
+static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
+{
+    apr_array_header_t *due = apr_array_make(pool, 16, sizeof(probe_t *));
+    uint32_t now_ms = pis_now_ms();
+    server_rec *s;
+
+    for (s = main_s; s != NULL; s = s->next) {
+        pis_srv_conf *c = pis_srv(s);
+        proxy_server_conf *pc = pis_proxy_conf(s);
+        apr_time_t interval = pis_conf_probe_interval(c);
+        int bi, wi;
+
+        for (bi = 0; pc && pis_conf_probe(c) && bi < pc->balancers->nelts;
+             bi++) {
+            proxy_balancer *b = &APR_ARRAY_IDX(pc->balancers, bi,
+                                               proxy_balancer);
+
+            if (pis_shm_inherited(s, b)) {
+                continue;                  /* probed with the main server */
+            }
+            for (wi = 0; wi < b->workers->nelts; wi++) {
+                proxy_worker *w = APR_ARRAY_IDX(b->workers, wi,
+                                                proxy_worker *);
+                pis_slot *slot = pis_shm_slot(pool, s, b, w);
+                probe_t *p;
+
+                if (slot == NULL || due->nelts >= PIS_PROBE_MAX_TARGETS
+                    || (slot->tel.tried_ms != 0
+                        && (apr_time_t)(uint32_t)(now_ms - slot->tel.tried_ms)
+                           * 1000 < interval)) {
+                    continue;
+                }
+                p = apr_pcalloc(pool, sizeof(*p));
+                p->slot = slot;
+                p->name = w->s->name_ex;
+                p->fd = -1;
+                p->started = apr_time_now();
+                p->deadline = p->started + pis_conf_probe_timeout(c);
+                if (!probed_scheme(w->s->scheme)) {
+                    p->error = "not probed: not an HTTP member";
+                }
+                else {
+                    p->request = apr_psprintf(pool, "GET %s HTTP/1.0\r\n"
+                        "Host: %s:%u\r\nUser-Agent: mod_pistats probe\r\n"
+                        "Accept: text/plain\r\nConnection: close\r\n\r\n",
+                        pis_conf_probe_path(c), w->s->hostname_ex,
+                        (unsigned)w->s->port);
+                    probe_connect(p, w->s->hostname_ex, w->s->port);
+                }
+                APR_ARRAY_PUSH(due, probe_t *) = p;
+            }
+        }
+    }
+    *out = (probe_t **)due->elts;
+    return due->nelts;
+}
+
+static void probe_round(apr_pool_t *pool, server_rec *main_s)
+{
+    probe_t **ps;
+    int n = collect(pool, main_s, &ps), i;
+
+    if (n == 0) {
+        return;
+    }
+    probe_poll(ps, n);
+    for (i = 0; i < n; i++) {
+        pis_telemetry t;
+
+        if (ps[i]->fd >= 0) {
+            close(ps[i]->fd);
+        }
+        memset(&t, 0, sizeof(t));
+        if (ps[i]->error == NULL) {
+            probe_parse(ps[i], &t);
+        }
+        probe_store(ps[i], main_s, &t);
+    }
+}
+
+static apr_status_t probe_callback(int state, void *data, apr_pool_t *pool)
+{
+    if (state == AP_WATCHDOG_STATE_RUNNING && pis_shm_table() != NULL) {
+        probe_round(pool, data);
+    }
+    return APR_SUCCESS;                    /* anything else unregisters */
+}
+
+/* Are there members to probe? */
+static int any_target(server_rec *s)
+{
+    for (; s != NULL; s = s->next) {
+        proxy_server_conf *pc = pis_proxy_conf(s);
+        int bi;
+
+        for (bi = 0; pc && pis_conf_probe(pis_srv(s))
+                     && bi < pc->balancers->nelts; bi++) {
+            if (APR_ARRAY_IDX(pc->balancers, bi, proxy_balancer)
+                    .workers->nelts > 0) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+int pis_probe_post_config(apr_pool_t *pconf, server_rec *s)
+{
+    APR_OPTIONAL_FN_TYPE(ap_watchdog_get_instance) *get_instance;
+    APR_OPTIONAL_FN_TYPE(ap_watchdog_register_callback) *register_cb;
+    ap_watchdog_t *wd;
+    apr_status_t rv;
+
+    probe_active = 0;
+    if (ap_find_linked_module("mod_proxy.c") == NULL || !any_target(s)
+        || pis_shm_table() == NULL) {
+        return OK;
+    }
+    get_instance = APR_RETRIEVE_OPTIONAL_FN(ap_watchdog_get_instance);
+    register_cb = APR_RETRIEVE_OPTIONAL_FN(ap_watchdog_register_callback);
+    if (get_instance == NULL || register_cb == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10043)
+                     "mod_watchdog is not available: members' telemetry"
+                     " is not probed");
+        return OK;
+    }
+    rv = get_instance(&wd, "_pistats_probe_", 0, 1, pconf);
+    if (rv == APR_SUCCESS) {
+        rv = register_cb(wd, AP_WD_TM_SLICE, s, probe_callback);
+    }
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, rv, s, PISLOGNO(10044)
+                     "cannot start the telemetry probe");
+        return OK;
+    }
+    probe_active = 1;
+    return OK;
+}

@@ -1,0 +1,132 @@
+/* pis_slot.h -- one balancer member's statistics in shared memory.
+ *
+ * Pure logic (libc and GCC's __atomic builtins on 32-bit words only), so
+ * it is unit-tested without httpd and is lock-free on 32-bit ARM, where
+ * 64-bit atomics may be library calls.  Every field is written by many
+ * processes and threads at once without a lock:
+ *
+ * - counters are pis_ctr64: a 32-bit low word added atomically, and a
+ *   high word bumped by whoever makes the low word wrap; readers re-read
+ *   until the high word is stable;
+ * - in-flight is started - finished (both 32-bit, wrapping);
+ * - per-second and per-10-s rings are tagged with their second/epoch;
+ *   the first writer of a new period claims the slot with a
+ *   compare-and-swap and clears it.  A writer racing that clear may lose
+ *   one increment, once a period: accepted, documented in docs/metrics.md;
+ * - telemetry has one writer (the probe) and a sequence lock for readers.
+ *
+ * Not here: which slot belongs to which member (pis_shm.c) and what is
+ * shown (pis_snapshot.c).  Size: see PIS_SLOT_SIZE in the unit tests and
+ * docs/metrics.md (under 16 KiB a member).
+ */
+#ifndef PIS_SLOT_H
+#define PIS_SLOT_H
+
+#include <stdint.h>
+
+#include "pis_hist.h"
+#include "pis_sensor.h"
+
+#define PIS_KEY_MAX      256      /* "vhost|balancer|member" */
+#define PIS_RING_S       320      /* per-second ring: > 300 s of history */
+#define PIS_WIN_S        10       /* seconds per quantile window */
+#define PIS_WIN_N        7        /* windows kept: quantiles over 60-70 s */
+#define PIS_EWMA_TAU_MS  10000    /* time constant of the EWMA */
+#define PIS_ERR_MAX      48       /* bytes of a probe error text */
+
+enum { PIS_SLOT_FREE = 0, PIS_SLOT_CLAIMING = 1, PIS_SLOT_USED = 2 };
+
+typedef struct {
+    uint32_t lo, hi;
+} pis_ctr64;
+
+typedef struct {
+    uint32_t sec;                 /* the second this entry counts */
+    uint32_t requests;
+} pis_sec;
+
+typedef struct {
+    uint32_t sec;                 /* the second the probe wrote it */
+    int32_t temp_dc;
+} pis_temp_sec;
+
+typedef struct {
+    uint32_t epoch;               /* second / PIS_WIN_S */
+    uint32_t counts[PIS_HIST_BUCKETS];
+} pis_win;
+
+/* Telemetry as the probe last saw it (flat, fixed size). */
+typedef struct {
+    uint32_t seq;                 /* odd while the probe writes */
+    uint32_t ok_ms;               /* clock (ms) of the last good reading */
+    uint32_t tried_ms;            /* clock (ms) of the last attempt */
+    uint32_t has_any;             /* a good reading ever */
+    pis_telemetry t;
+    char error[PIS_ERR_MAX];      /* "" when the last attempt was good */
+} pis_tel_shm;
+
+typedef struct {
+    uint32_t state;               /* PIS_SLOT_* */
+    uint32_t gen;                 /* config generation that last had it */
+    char key[PIS_KEY_MAX];
+
+    uint32_t started, finished;   /* in flight = started - finished */
+    pis_ctr64 requests;
+    pis_ctr64 status_class[5];
+    pis_ctr64 proxy_errors;
+    pis_ctr64 bytes_in, bytes_out;
+    pis_ctr64 hist[PIS_HIST_BUCKETS];
+    pis_ctr64 hist_sum_us;
+    uint32_t ewma_us, ewma_ms;    /* 0/0: no sample yet */
+
+    pis_win win[PIS_WIN_N];
+    pis_sec ring[PIS_RING_S];
+    pis_temp_sec temps[PIS_RING_S];
+    pis_tel_shm tel;
+} pis_slot;
+
+/* Adds n to a 64-bit counter made of two 32-bit atomic words. */
+void pis_ctr_add(pis_ctr64 *c, uint32_t n);
+uint64_t pis_ctr_read(const pis_ctr64 *c);
+
+/* One finished request, as pis_track.c reports it. */
+typedef struct {
+    uint32_t now_s;               /* wall clock, seconds */
+    uint32_t now_ms;              /* a millisecond clock (may wrap) */
+    uint32_t dur_us;              /* response time */
+    int status;                   /* HTTP status the node answered, or 0 */
+    int proxy_error;              /* the proxy made the error itself */
+    uint32_t bytes_in, bytes_out;
+} pis_sample;
+
+void pis_slot_start(pis_slot *s);
+void pis_slot_finish(pis_slot *s, const pis_sample *x);
+
+/* Readers. */
+uint32_t pis_slot_inflight(const pis_slot *s);
+
+/* Requests per second over the `secs` complete seconds before now_s. */
+double pis_slot_rate(const pis_slot *s, uint32_t now_s, unsigned secs);
+
+/* Sums the quantile windows of the last `secs` seconds into counts. */
+void pis_slot_recent_hist(const pis_slot *s, uint32_t now_s, unsigned secs,
+                          uint64_t *counts);
+
+/* The EWMA in microseconds as of now_ms, or -1 with no sample. */
+double pis_slot_ewma(const pis_slot *s);
+
+/* Fills n seconds of history ending with the last complete second:
+ * requests per second, and the temperature the probe wrote, carried
+ * forward up to `hold_s` seconds (else INT16_MIN). */
+void pis_slot_history(const pis_slot *s, uint32_t now_s, unsigned n,
+                      unsigned hold_s, uint32_t *req, int16_t *temp);
+
+/* The probe's writes (single writer) and a consistent read. */
+void pis_slot_tel_write(pis_slot *s, uint32_t now_s, uint32_t now_ms,
+                        const pis_telemetry *t, const char *error);
+void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out);
+
+/* Clears everything but the identity. */
+void pis_slot_reset(pis_slot *s);
+
+#endif /* PIS_SLOT_H */

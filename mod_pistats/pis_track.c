@@ -1,0 +1,193 @@
+/* pis_track.c -- counts each balancer member's requests, as they happen.
+ *
+ * An attempt starts in mod_proxy's scheme_handler hook (the chosen member
+ * is known there, once per attempt: a failover is a new attempt) and
+ * ends in the request_status hook, which also tells whether the proxy
+ * made the error itself (no answer from the node: 502/503/504) or passed
+ * on the node's status.  A failed attempt that is retried on another
+ * member counts as a proxy error of the first member.  An output filter
+ * counts the body bytes that come from the node, before any compression;
+ * r->bytes_sent gives the bytes sent to the client.
+ *
+ * Cost on the request path: one hash look-up, a few atomic adds, no lock,
+ * no allocation beyond the request's own small record.
+ */
+#include <dlfcn.h>
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_log.h"
+#include "http_protocol.h"
+#include "http_request.h"
+#include "util_filter.h"
+#include "mod_proxy.h"
+
+#include "pis_config.h"
+#include "pis_log.h"
+#include "pis_shm.h"
+#include "pis_track.h"
+
+APLOG_USE_MODULE(pistats);
+
+#define PIS_COUNT_FILTER "PISTATS_COUNT"
+
+typedef struct {
+    pis_slot *slot;                /* attempt in progress, or NULL */
+    apr_time_t start;
+    apr_off_t bytes_in;            /* body bytes from the node */
+} pis_req;
+
+static pis_req *req_state(request_rec *r, int create)
+{
+    pis_req *q = ap_get_module_config(r->request_config, &pistats_module);
+
+    if (q == NULL && create) {
+        q = apr_pcalloc(r->pool, sizeof(*q));
+        ap_set_module_config(r->request_config, &pistats_module, q);
+    }
+    return q;
+}
+
+static uint32_t clamp32(apr_off_t v)
+{
+    return v < 0 ? 0 : v > 0xffffffffLL ? 0xffffffffU : (uint32_t)v;
+}
+
+/* Ends the attempt in progress. */
+static void finish(request_rec *r, pis_req *q, int status, int proxy_error)
+{
+    pis_sample x;
+    apr_time_t now = apr_time_now();
+
+    if (q->slot == NULL) {
+        return;
+    }
+    x.now_s = (uint32_t)apr_time_sec(now);
+    x.now_ms = (uint32_t)(now / 1000);
+    x.dur_us = clamp32(now > q->start ? now - q->start : 0);
+    x.status = status;
+    x.proxy_error = proxy_error;
+    x.bytes_in = proxy_error ? 0 : clamp32(q->bytes_in);
+    x.bytes_out = proxy_error ? 0 : clamp32(r->bytes_sent);
+    pis_slot_finish(q->slot, &x);
+    q->slot = NULL;
+}
+
+/* Safety net: an attempt still open when the request ends (an abort
+ * path that skipped request_status) is closed as a proxy error, so
+ * in-flight never leaks. */
+static apr_status_t finish_on_cleanup(void *data)
+{
+    request_rec *r = data;
+    pis_req *q = req_state(r, 0);
+
+    if (q != NULL && q->slot != NULL) {
+        finish(r, q, 0, 1);
+    }
+    return APR_SUCCESS;
+}
+
+static int track_attempt(request_rec *r, proxy_worker *worker,
+                         proxy_server_conf *conf, char *url,
+                         const char *proxyhost, apr_port_t proxyport)
+{
+    pis_req *q;
+    pis_slot *slot;
+
+    (void)conf;
+    (void)url;
+    (void)proxyhost;
+    (void)proxyport;
+    if (worker == NULL || worker->balancer == NULL || r->main != NULL) {
+        return DECLINED;
+    }
+    slot = pis_shm_slot(r->pool, r->server, worker->balancer, worker);
+    if (slot == NULL) {
+        return DECLINED;
+    }
+    q = req_state(r, 1);
+    if (q->slot != NULL) {
+        finish(r, q, 0, 1);            /* the previous attempt failed */
+    }
+    else {
+        apr_pool_cleanup_register(r->pool, r, finish_on_cleanup,
+                                  apr_pool_cleanup_null);
+    }
+    q->slot = slot;
+    q->start = apr_time_now();
+    q->bytes_in = 0;
+    pis_slot_start(slot);
+    return DECLINED;
+}
+
+/* After all proxy processing: *status is mod_proxy's access status. */
+static int track_done(int *status, request_rec *r)
+{
+    pis_req *q = req_state(r, 0);
+
+    if (q == NULL || q->slot == NULL) {
+        return DECLINED;
+    }
+    if (*status == OK || *status == DONE) {
+        finish(r, q, r->status, 0);
+    }
+    else {
+        finish(r, q, *status, 1);
+    }
+    return DECLINED;
+}
+
+static apr_status_t count_filter(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    pis_req *q = req_state(f->r, 1);
+    apr_bucket *e;
+
+    for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
+         e = APR_BUCKET_NEXT(e)) {
+        if (!APR_BUCKET_IS_METADATA(e) && e->length != (apr_size_t)-1) {
+            q->bytes_in += (apr_off_t)e->length;
+        }
+    }
+    return ap_pass_brigade(f->next, bb);
+}
+
+static void insert_count_filter(request_rec *r)
+{
+    if (r->proxyreq == PROXYREQ_REVERSE && r->main == NULL
+        && pis_shm_table() != NULL) {
+        ap_add_output_filter(PIS_COUNT_FILTER, NULL, r, r->connection);
+    }
+}
+
+void pis_track_register(apr_pool_t *p)
+{
+    (void)p;
+    APR_OPTIONAL_HOOK(proxy, request_status, track_done, NULL, NULL,
+                      APR_HOOK_MIDDLE);
+    ap_register_output_filter(PIS_COUNT_FILTER, count_filter, NULL,
+                              AP_FTYPE_RESOURCE);
+    ap_hook_insert_filter(insert_count_filter, NULL, NULL, APR_HOOK_MIDDLE);
+}
+
+typedef void pis_hook_scheme_fn(proxy_HOOK_scheme_handler_t *pf,
+                                const char * const *pre,
+                                const char * const *succ, int order);
+
+void pis_track_pre_config(apr_pool_t *pconf)
+{
+    pis_hook_scheme_fn *hook;
+
+    (void)pconf;
+    if (ap_find_linked_module("mod_proxy.c") == NULL) {
+        return;                        /* a node: nothing to track */
+    }
+    /* LoadModule loads with RTLD_GLOBAL: mod_proxy's symbols are there. */
+    *(void **)&hook = dlsym(RTLD_DEFAULT, "proxy_hook_scheme_handler");
+    if (hook == NULL) {
+        ap_log_error(APLOG_MARK, APLOG_WARNING, 0, NULL, PISLOGNO(10020)
+                     "mod_proxy is loaded but proxy_hook_scheme_handler"
+                     " is not found: no per-member statistics");
+        return;
+    }
+    hook(track_attempt, NULL, NULL, APR_HOOK_REALLY_FIRST);
+}
