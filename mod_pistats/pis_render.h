@@ -12,6 +12,13 @@
 #include <stddef.h>
 
 #include "pis_sensor.h"
+#include "pis_snap.h"
+
+#if defined(__GNUC__)
+#define PIS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PIS_PRINTF(f, a)
+#endif
 
 typedef void (*pis_emit_fn)(void *ctx, const char *s, size_t n);
 
@@ -24,6 +31,30 @@ typedef struct {
 void pis_put(pis_out *o, const char *s);
 void pis_put_html(pis_out *o, const char *s);
 
+/* printf into the output; one call writes at most 255 bytes. */
+void pis_putf(pis_out *o, const char *fmt, ...) PIS_PRINTF(2, 3);
+
+/* s with every control character (below 0x20, and 0x7f) written as '?',
+ * for one-line "Key: value" output; NULL or "" writes `dflt`. */
+void pis_put_clean(pis_out *o, const char *s, const char *dflt);
+
+/* s as a JSON string, quotes included: \" \\ and control characters
+ * escaped, valid UTF-8 passed through, each invalid byte written as
+ * \ufffd.  NULL writes null. */
+void pis_put_json(pis_out *o, const char *s);
+
+/* s escaped for a Prometheus label value (\\ \" \n), other control
+ * characters and invalid UTF-8 bytes written as U+FFFD. */
+void pis_put_label(pis_out *o, const char *s);
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes
+ * there are not one (overlong, surrogate, above U+10FFFF, cut short). */
+size_t pis_utf8_len(const unsigned char *s);
+
+/* A finite double in C-locale "%.15g" form ("0.25", "1e-05"); returns
+ * -1 (and writes "null") when v is NaN or infinite. */
+int pis_fmt_double(char *buf, size_t size, double v);
+
 /* The node telemetry contract, "Key: value" lines, unknown values as
  * "unknown":
  *   Node: pi1\nTemperatureC: 48.3\nThrottled: 0x50005\nLoad1: 0.52\n
@@ -34,10 +65,47 @@ void pis_render_auto(pis_out *o, const pis_telemetry *t);
  * a meta refresh of that many seconds. */
 void pis_render_html(pis_out *o, const pis_telemetry *t, int refresh);
 
+/* A master's /pi-status from a snapshot.  None calls time functions
+ * (snap->now is "now"); output depends on the snapshot only.
+ *
+ * ?auto: first exactly what pis_render_auto writes for snap->self (so a
+ * master can itself be probed), then server lines and per balancer and
+ * member lines named like mod_proxy's ProxyStatus:
+ *   ProxyBalancer[0]Name: balancer://pis
+ *   ProxyBalancer[0]Worker[0]Name: http://10.0.0.11
+ *   ProxyBalancer[0]Worker[0]P95ms: 12.345
+ * indices from 0; "unknown" for an unknown value; control characters in
+ * strings replaced by '?'. */
+void pis_render_snap_auto(pis_out *o, const pis_snap *snap);
+
+/* ?json: one JSON document (RFC 8259) of the whole snapshot, including
+ * the 300-s histories and the non-zero histogram buckets.  Unknown
+ * values and non-finite numbers are null. */
+void pis_render_snap_json(pis_out *o, const pis_snap *snap);
+
+/* ?prometheus: text exposition format 0.0.4, pistats_* families (see
+ * pis_render_prom.c for the list).  Samples of unknown values are
+ * left out. */
+void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap);
+
+/* The HTML page of a master: own telemetry, a table per balancer with
+ * inline SVG sparklines (request rate, temperature) per member.  No
+ * external assets, no JavaScript.  refresh > 0 adds a meta refresh. */
+void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh);
+
+/* Inline SVG sparklines (pis_render_svg.c) of up to PIS_HISTORY_S
+ * per-second values, oldest first, each preceded by a
+ * <span class="ymax"> label of the largest value.  Temperatures are
+ * tenths of a degree; PIS_TEMP_NONE leaves a gap in the line. */
+void pis_render_spark_rate(pis_out *o, const uint32_t *req, unsigned n);
+void pis_render_spark_temp(pis_out *o, const int16_t *dc, unsigned n);
+
 /* What the query string of /pi-status asks for. */
 typedef enum {
     PIS_FMT_HTML = 0,
-    PIS_FMT_AUTO
+    PIS_FMT_AUTO,
+    PIS_FMT_JSON,
+    PIS_FMT_PROMETHEUS
 } pis_format;
 
 typedef struct {
@@ -45,8 +113,9 @@ typedef struct {
     int refresh;                  /* seconds, 0 = none */
 } pis_query;
 
-/* Parses "auto", "refresh=N" ('&' or ';' separated; unknown keys
- * ignored).  refresh is clamped to 1..3600. */
+/* Parses "auto", "json", "prometheus", "refresh=N" ('&' or ';'
+ * separated; unknown keys ignored; the last format key wins).  refresh
+ * is clamped to 1..3600; "refresh" alone means 10. */
 void pis_parse_query(const char *args, pis_query *q);
 
 #endif /* PIS_RENDER_H */

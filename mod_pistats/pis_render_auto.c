@@ -1,0 +1,176 @@
+/* pis_render_auto.c -- a master's /pi-status?auto (see pis_render.h).
+ *
+ * mod_status-style "Key: value" lines, one value a line.  The node
+ * telemetry lines come first and unchanged, so a probe reading the first
+ * 8 KiB of a master finds them; then the server, then one block per
+ * balancer and member with keys shaped like mod_proxy's ProxyStatus:
+ *
+ *   ProxyBalancer[0]Name: balancer://pis
+ *   ProxyBalancer[0]Worker[0]Name: http://10.0.0.11:80
+ *   ProxyBalancer[0]Worker[0]Lbfactor: 1.00
+ *
+ * A value that is not known is "unknown".  Strings from a node or the
+ * configuration have their control characters replaced by '?', so no
+ * value can start a line of its own.  Not here: the per-second history
+ * and the histogram (too long for one line each; see ?json).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "pis_render.h"
+
+#define PIS_UNKNOWN "unknown"
+
+/* Writes "<prefix><key>: " -- the caller writes the value and "\n". */
+static void key(pis_out *o, const char *prefix, const char *k)
+{
+    pis_put(o, prefix);
+    pis_put(o, k);
+    pis_put(o, ": ");
+}
+
+static void kv_str(pis_out *o, const char *prefix, const char *k,
+                   const char *v)
+{
+    key(o, prefix, k);
+    pis_put_clean(o, v, PIS_UNKNOWN);
+    pis_put(o, "\n");
+}
+
+static void kv_u64(pis_out *o, const char *prefix, const char *k,
+                   uint64_t v)
+{
+    key(o, prefix, k);
+    pis_putf(o, "%" PRIu64 "\n", v);
+}
+
+/* A double with `digits` decimals, "unknown" when negative (the
+ * snapshot's "no sample") or not finite. */
+static void kv_fix(pis_out *o, const char *prefix, const char *k,
+                   double v, int digits)
+{
+    key(o, prefix, k);
+    if (!isfinite(v) || v < 0) {
+        pis_put(o, PIS_UNKNOWN "\n");
+        return;
+    }
+    pis_putf(o, "%.*f\n", digits, v);
+}
+
+/* The member's node telemetry, as pis_render_auto names it. */
+static void member_tel(pis_out *o, const char *prefix,
+                       const pis_telemetry *t)
+{
+    char buf[32];
+
+    kv_str(o, prefix, "Node", t->node);
+    pis_format_fixed(t->temp_dc, 1, buf, sizeof(buf));
+    kv_str(o, prefix, "TemperatureC", t->has_temp ? buf : NULL);
+    snprintf(buf, sizeof(buf), "0x%lx", t->throttled);
+    kv_str(o, prefix, "Throttled", t->has_throttled ? buf : NULL);
+    pis_format_fixed(t->load1_c, 2, buf, sizeof(buf));
+    kv_str(o, prefix, "Load1", t->has_load ? buf : NULL);
+    snprintf(buf, sizeof(buf), "%ld", t->cpus);
+    kv_str(o, prefix, "CPUs", t->has_cpus ? buf : NULL);
+    snprintf(buf, sizeof(buf), "%lu", t->mem_kb);
+    kv_str(o, prefix, "MemAvailableKB", t->has_mem ? buf : NULL);
+    snprintf(buf, sizeof(buf), "%lu", t->uptime_s);
+    kv_str(o, prefix, "UptimeS", t->has_uptime ? buf : NULL);
+}
+
+static const char *severity_name(pis_severity s)
+{
+    switch (s) {
+    case PIS_SEV_OK: return "ok";
+    case PIS_SEV_WARN: return "warn";
+    case PIS_SEV_CRIT: return "crit";
+    default: return PIS_UNKNOWN;
+    }
+}
+
+static void member_probe(pis_out *o, const char *prefix,
+                         const pis_member_snap *m)
+{
+    kv_u64(o, prefix, "Probed", m->probed ? 1 : 0);
+    member_tel(o, prefix, &m->tel);
+    kv_fix(o, prefix, "TelemetryAgeS", m->tel_age_s, 1);
+    kv_u64(o, prefix, "TelemetryStale", m->tel_stale ? 1 : 0);
+    kv_str(o, prefix, "ProbeError", m->probe_error ? m->probe_error
+                                                   : "none");
+    kv_str(o, prefix, "Severity", severity_name(m->severity));
+}
+
+static void member_traffic(pis_out *o, const char *prefix,
+                           const pis_member_snap *m)
+{
+    static const char *const cls[5] = {
+        "Status1xx", "Status2xx", "Status3xx", "Status4xx", "Status5xx"
+    };
+    unsigned i;
+
+    kv_u64(o, prefix, "InFlight", m->inflight);
+    kv_u64(o, prefix, "Requests", m->requests);
+    for (i = 0; i < 5; i++) {
+        kv_u64(o, prefix, cls[i], m->status_class[i]);
+    }
+    kv_u64(o, prefix, "ProxyErrors", m->proxy_errors);
+    kv_u64(o, prefix, "BytesIn", m->bytes_in);
+    kv_u64(o, prefix, "BytesOut", m->bytes_out);
+    kv_fix(o, prefix, "Rate1s", m->rate1, 3);
+    kv_fix(o, prefix, "Rate10s", m->rate10, 3);
+    kv_fix(o, prefix, "Rate60s", m->rate60, 3);
+    kv_fix(o, prefix, "P50ms", m->p50_us / 1000, 3);
+    kv_fix(o, prefix, "P95ms", m->p95_us / 1000, 3);
+    kv_fix(o, prefix, "P99ms", m->p99_us / 1000, 3);
+    kv_fix(o, prefix, "EwmaMs", m->ewma_us / 1000, 3);
+}
+
+static void member(pis_out *o, unsigned b, unsigned w,
+                   const pis_member_snap *m)
+{
+    char prefix[64];
+
+    snprintf(prefix, sizeof(prefix), "ProxyBalancer[%u]Worker[%u]", b, w);
+    kv_str(o, prefix, "Name", m->name);
+    kv_str(o, prefix, "Route", m->route);
+    kv_str(o, prefix, "Status", m->state);
+    kv_u64(o, prefix, "Usable", m->usable ? 1 : 0);
+    kv_fix(o, prefix, "Lbfactor", m->lbfactor / 100.0, 2);
+    if (m->has_weight) {
+        kv_fix(o, prefix, "Weight", m->weight, 2);
+        kv_str(o, prefix, "ThermalState", m->thermal_state);
+    }
+    member_traffic(o, prefix, m);
+    member_probe(o, prefix, m);
+}
+
+static void balancer(pis_out *o, unsigned b, const pis_balancer_snap *bs)
+{
+    char prefix[32];
+    unsigned w;
+
+    snprintf(prefix, sizeof(prefix), "ProxyBalancer[%u]", b);
+    kv_str(o, prefix, "Name", bs->name);
+    kv_str(o, prefix, "VirtualHost", bs->vhost);
+    kv_str(o, prefix, "Method", bs->lbmethod);
+    kv_u64(o, prefix, "Workers", bs->nmembers);
+    for (w = 0; w < bs->nmembers; w++) {
+        member(o, b, w, &bs->members[w]);
+    }
+}
+
+void pis_render_snap_auto(pis_out *o, const pis_snap *snap)
+{
+    unsigned b;
+
+    pis_render_auto(o, &snap->self);
+    kv_str(o, "", "ServerVersion", snap->server_version);
+    kv_u64(o, "", "ServerUptimeSeconds", snap->uptime_s);
+    kv_fix(o, "", "ProbeIntervalS", snap->probe_interval_s, 1);
+    kv_str(o, "", "Deflate", snap->deflate_state);
+    kv_u64(o, "", "Balancers", snap->nbalancers);
+    for (b = 0; b < snap->nbalancers; b++) {
+        balancer(o, b, &snap->balancers[b]);
+    }
+}

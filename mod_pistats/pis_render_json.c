@@ -1,0 +1,313 @@
+/* pis_render_json.c -- a master's /pi-status?json (see pis_render.h).
+ *
+ * One JSON document (RFC 8259) of the whole snapshot:
+ *
+ *   { "server": {...}, "node": {telemetry},
+ *     "balancers": [ { "name", "vhost", "lbmethod",
+ *                      "members": [ {...}, ... ] }, ... ] }
+ *
+ * Unknown values are null, never 0; no number is NaN or infinite (they
+ * become null too).  Strings go through pis_put_json, so whatever a node
+ * sends stays inside its string and the document stays valid UTF-8.
+ * Times are in seconds except the percentiles ("response_time_ms").
+ * The histogram lists only non-zero buckets, each with its upper edge in
+ * seconds ("+Inf" for the last).  Counters are printed as exact integers;
+ * a parser using doubles loses precision past 2^53 only.
+ *
+ * The writer below tracks commas and indentation so the document
+ * functions can be a flat list of keys.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "pis_render.h"
+
+#define PIS_JSON_DEPTH 12          /* this document nests 8 deep */
+
+typedef struct {
+    pis_out *o;
+    unsigned depth;
+    int after_key;                        /* a value completes a key */
+    unsigned items[PIS_JSON_DEPTH];       /* written at each level */
+    int multiline[PIS_JSON_DEPTH];        /* one item a line */
+} pis_jw;
+
+/* Before a value or a key: a comma and a line break as needed. */
+static void jw_sep(pis_jw *w)
+{
+    unsigned i;
+
+    if (w->after_key) {
+        w->after_key = 0;
+        return;
+    }
+    if (w->items[w->depth]++ > 0) {
+        pis_put(w->o, ",");
+    }
+    if (w->multiline[w->depth]) {
+        pis_put(w->o, "\n");
+        for (i = 0; i < w->depth; i++) {
+            pis_put(w->o, " ");
+        }
+    }
+}
+
+static void jw_open(pis_jw *w, const char *bracket, int multiline)
+{
+    jw_sep(w);
+    pis_put(w->o, bracket);
+    if (w->depth + 1 < PIS_JSON_DEPTH) {
+        w->depth++;
+    }
+    w->items[w->depth] = 0;
+    w->multiline[w->depth] = multiline;
+}
+
+static void jw_close(pis_jw *w, const char *bracket)
+{
+    unsigned i;
+
+    if (w->multiline[w->depth] && w->items[w->depth] > 0) {
+        pis_put(w->o, "\n");
+        for (i = 1; i < w->depth; i++) {
+            pis_put(w->o, " ");
+        }
+    }
+    if (w->depth > 0) {
+        w->depth--;
+    }
+    pis_put(w->o, bracket);
+}
+
+static void jw_key(pis_jw *w, const char *k)
+{
+    jw_sep(w);
+    pis_put_json(w->o, k);
+    pis_put(w->o, ":");
+    w->after_key = 1;
+}
+
+static void jw_str(pis_jw *w, const char *k, const char *v)
+{
+    jw_key(w, k);
+    pis_put_json(w->o, v);
+}
+
+static void jw_u64(pis_jw *w, const char *k, uint64_t v)
+{
+    jw_key(w, k);
+    pis_putf(w->o, "%" PRIu64, v);
+}
+
+static void jw_bool(pis_jw *w, const char *k, int v)
+{
+    jw_key(w, k);
+    pis_put(w->o, v ? "true" : "false");
+}
+
+/* A number, null when `known` is 0 or v is not finite. */
+static void jw_num(pis_jw *w, const char *k, int known, double v)
+{
+    char buf[40];
+
+    jw_key(w, k);
+    if (!known) {
+        v = NAN;
+    }
+    pis_fmt_double(buf, sizeof(buf), v);
+    pis_put(w->o, buf);
+}
+
+static void put_telemetry(pis_jw *w, const char *k, const pis_telemetry *t)
+{
+    jw_key(w, k);
+    jw_open(w, "{", 0);
+    jw_str(w, "node", t->node[0] ? t->node : NULL);
+    jw_num(w, "temperature_c", t->has_temp, t->temp_dc / 10.0);
+    jw_num(w, "throttled", t->has_throttled, (double)t->throttled);
+    jw_num(w, "load1", t->has_load, t->load1_c / 100.0);
+    jw_num(w, "cpus", t->has_cpus, (double)t->cpus);
+    jw_num(w, "mem_available_kb", t->has_mem, (double)t->mem_kb);
+    jw_num(w, "uptime_s", t->has_uptime, (double)t->uptime_s);
+    jw_close(w, "}");
+}
+
+static void put_traffic(pis_jw *w, const pis_member_snap *m)
+{
+    static const char *const cls[5] = { "1xx", "2xx", "3xx", "4xx", "5xx" };
+    unsigned i;
+
+    jw_u64(w, "inflight", m->inflight);
+    jw_u64(w, "requests", m->requests);
+    jw_key(w, "responses");
+    jw_open(w, "{", 0);
+    for (i = 0; i < 5; i++) {
+        jw_u64(w, cls[i], m->status_class[i]);
+    }
+    jw_close(w, "}");
+    jw_u64(w, "proxy_errors", m->proxy_errors);
+    jw_u64(w, "bytes_in", m->bytes_in);
+    jw_u64(w, "bytes_out", m->bytes_out);
+    jw_key(w, "rate");
+    jw_open(w, "{", 0);
+    jw_num(w, "1s", m->rate1 >= 0, m->rate1);
+    jw_num(w, "10s", m->rate10 >= 0, m->rate10);
+    jw_num(w, "60s", m->rate60 >= 0, m->rate60);
+    jw_close(w, "}");
+}
+
+static void put_latency(pis_jw *w, const pis_member_snap *m)
+{
+    jw_key(w, "response_time_ms");
+    jw_open(w, "{", 0);
+    jw_num(w, "p50", m->p50_us >= 0, m->p50_us / 1000);
+    jw_num(w, "p95", m->p95_us >= 0, m->p95_us / 1000);
+    jw_num(w, "p99", m->p99_us >= 0, m->p99_us / 1000);
+    jw_num(w, "ewma", m->ewma_us >= 0, m->ewma_us / 1000);
+    jw_close(w, "}");
+}
+
+/* Non-zero buckets as {"le": upper edge in s, "count": n}. */
+static void put_histogram(pis_jw *w, const pis_member_snap *m)
+{
+    uint64_t total = 0;
+    unsigned b;
+
+    jw_key(w, "histogram");
+    jw_open(w, "{", 0);
+    jw_key(w, "buckets");
+    jw_open(w, "[", 0);
+    for (b = 0; b < PIS_HIST_BUCKETS; b++) {
+        if (m->hist[b] == 0) {
+            continue;
+        }
+        total += m->hist[b];
+        jw_open(w, "{", 0);
+        if (b == PIS_HIST_BUCKETS - 1) {
+            jw_str(w, "le", "+Inf");
+        }
+        else {
+            jw_num(w, "le", 1, pis_hist_upper_us(b) / 1e6);
+        }
+        jw_u64(w, "count", m->hist[b]);
+        jw_close(w, "}");
+    }
+    jw_close(w, "]");
+    jw_u64(w, "count", total);        /* == the buckets, whatever races */
+    jw_num(w, "sum_s", m->hist_sum_us >= 0, m->hist_sum_us / 1e6);
+    jw_close(w, "}");
+}
+
+/* The 300-s histories, oldest first. */
+static void put_history(pis_jw *w, const pis_member_snap *m)
+{
+    char buf[24];
+    unsigned i;
+
+    jw_key(w, "history");
+    jw_open(w, "{", 0);
+    jw_u64(w, "seconds", PIS_HISTORY_S);
+    jw_key(w, "requests");
+    jw_open(w, "[", 0);
+    for (i = 0; i < PIS_HISTORY_S; i++) {
+        jw_sep(w);
+        pis_putf(w->o, "%lu", (unsigned long)m->req_hist[i]);
+    }
+    jw_close(w, "]");
+    jw_key(w, "temperature_c");
+    jw_open(w, "[", 0);
+    for (i = 0; i < PIS_HISTORY_S; i++) {
+        jw_sep(w);
+        if (m->temp_hist[i] == PIS_TEMP_NONE) {
+            pis_put(w->o, "null");
+            continue;
+        }
+        pis_format_fixed(m->temp_hist[i], 1, buf, sizeof(buf));
+        pis_put(w->o, buf);
+    }
+    jw_close(w, "]");
+    jw_close(w, "}");
+}
+
+static const char *severity_name(pis_severity s)
+{
+    switch (s) {
+    case PIS_SEV_OK: return "ok";
+    case PIS_SEV_WARN: return "warn";
+    case PIS_SEV_CRIT: return "crit";
+    default: return NULL;
+    }
+}
+
+static void put_member(pis_jw *w, const pis_member_snap *m)
+{
+    jw_open(w, "{", 1);
+    jw_str(w, "name", m->name);
+    jw_str(w, "route", m->route);
+    jw_str(w, "state", m->state);
+    jw_bool(w, "usable", m->usable);
+    jw_num(w, "lbfactor", 1, m->lbfactor / 100.0);
+    jw_num(w, "weight", m->has_weight, m->weight);
+    jw_str(w, "thermal_state", m->has_weight ? m->thermal_state : NULL);
+    put_traffic(w, m);
+    put_latency(w, m);
+    put_histogram(w, m);
+    jw_bool(w, "probed", m->probed);
+    put_telemetry(w, "telemetry", &m->tel);
+    jw_num(w, "telemetry_age_s", m->tel_age_s >= 0, m->tel_age_s);
+    jw_bool(w, "telemetry_stale", m->tel_stale);
+    jw_str(w, "probe_error", m->probe_error);
+    jw_str(w, "severity", severity_name(m->severity));
+    put_history(w, m);
+    jw_close(w, "}");
+}
+
+static void put_balancer(pis_jw *w, const pis_balancer_snap *b)
+{
+    unsigned i;
+
+    jw_open(w, "{", 1);
+    jw_str(w, "name", b->name);
+    jw_str(w, "vhost", b->vhost);
+    jw_str(w, "lbmethod", b->lbmethod);
+    jw_key(w, "members");
+    jw_open(w, "[", 1);
+    for (i = 0; i < b->nmembers; i++) {
+        put_member(w, &b->members[i]);
+    }
+    jw_close(w, "]");
+    jw_close(w, "}");
+}
+
+static void put_server(pis_jw *w, const pis_snap *s)
+{
+    jw_key(w, "server");
+    jw_open(w, "{", 0);
+    jw_str(w, "version", s->server_version);
+    jw_num(w, "now", 1, s->now);
+    jw_u64(w, "uptime_s", s->uptime_s);
+    jw_num(w, "probe_interval_s", s->probe_interval_s > 0,
+           s->probe_interval_s);
+    jw_str(w, "deflate", s->deflate_state);
+    jw_close(w, "}");
+}
+
+void pis_render_snap_json(pis_out *o, const pis_snap *snap)
+{
+    pis_jw w = { 0 };
+    unsigned i;
+
+    w.o = o;
+    jw_open(&w, "{", 1);
+    put_server(&w, snap);
+    put_telemetry(&w, "node", &snap->self);
+    jw_key(&w, "balancers");
+    jw_open(&w, "[", 1);
+    for (i = 0; i < snap->nbalancers; i++) {
+        put_balancer(&w, &snap->balancers[i]);
+    }
+    jw_close(&w, "]");
+    jw_close(&w, "}");
+    pis_put(o, "\n");
+}

@@ -1,0 +1,445 @@
+/* pis_render_prom.c -- a master's /pi-status?prometheus (see
+ * pis_render.h): Prometheus text exposition format 0.0.4.
+ *
+ * Families, each written once and contiguously (HELP, TYPE, samples):
+ *
+ *   family                                 | type      | labels
+ *   ---------------------------------------+-----------+----------------
+ *   pistats_requests_total                 | counter   | member
+ *   pistats_responses_total                | counter   | member, class
+ *   pistats_proxy_errors_total             | counter   | member
+ *   pistats_received_bytes_total           | counter   | member
+ *   pistats_sent_bytes_total               | counter   | member
+ *   pistats_inflight_requests              | gauge     | member
+ *   pistats_request_rate                   | gauge     | member, window
+ *   pistats_response_time_seconds          | histogram | member, le
+ *   pistats_response_time_percentile_seconds gauge     | member, percentile
+ *   pistats_response_time_ewma_seconds     | gauge     | member
+ *   pistats_member_lbfactor, _weight, _usable  gauge   | member
+ *   pistats_telemetry_age_seconds, _stale  | gauge     | member
+ *   pistats_node_temperature_celsius, _throttled_bits, _throttled,
+ *   _load1, _cpus, _memory_available_bytes, _uptime_seconds
+ *                                          | gauge     | node; member
+ *   pistats_server_uptime_seconds          | gauge     | -
+ *
+ * "member" is balancer="balancer://x",worker="http://..." plus
+ * node="<telemetry Node>" when the node named itself.  The server's own
+ * node_* samples carry only node="...".  A sample whose value is unknown
+ * is left out, never written as 0.
+ *
+ * The histogram exports every 8th bucket edge of pis_hist (1 ms, 2.154,
+ * 4.642, 10 ms ... 100 s): 3 per decade.  Those are real bucket edges,
+ * so the cumulative counts are exact; _count and le="+Inf" are the sum
+ * of all buckets, so they agree whatever races the snapshot had.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "pis_render.h"
+
+#define PIS_PROM_FIRST_EDGE 24     /* bucket whose upper edge is 1 ms */
+#define PIS_PROM_EDGE_STEP  8      /* 24 per decade / 8 = 3 per decade */
+
+typedef struct {
+    int known;
+    int is_int;
+    uint64_t u;
+    double d;
+} pis_pval;
+
+typedef void (*pis_member_get)(const pis_member_snap *m, unsigned i,
+                               pis_pval *v);
+typedef void (*pis_tel_get)(const pis_telemetry *t, pis_pval *v);
+
+typedef struct {
+    const char *name, *type, *help;
+    const char *xlabel;            /* one more label, or NULL */
+    const char *const *xvals;      /* its values, xn of them */
+    unsigned xn;
+    pis_member_get mget;           /* a member's value ... */
+    pis_tel_get tget;              /* ... or a node's (self and members) */
+} pis_family;
+
+static void set_u(pis_pval *v, uint64_t u)
+{
+    v->known = 1;
+    v->is_int = 1;
+    v->u = u;
+}
+
+/* Known when finite and, if `nonneg`, not negative (no sample). */
+static void set_d(pis_pval *v, double d, int nonneg)
+{
+    v->known = isfinite(d) && (!nonneg || d >= 0);
+    v->is_int = 0;
+    v->d = d;
+}
+
+/* Member getters: i picks the value of the extra label. */
+static void get_requests(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->requests);
+}
+
+static void get_class(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    set_u(v, m->status_class[i]);
+}
+
+static void get_perr(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->proxy_errors);
+}
+
+static void get_bin(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->bytes_in);
+}
+
+static void get_bout(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->bytes_out);
+}
+
+static void get_inflight(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->inflight);
+}
+
+static void get_rate(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    set_d(v, i == 0 ? m->rate1 : i == 1 ? m->rate10 : m->rate60, 1);
+}
+
+static void get_pct(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    double us = i == 0 ? m->p50_us : i == 1 ? m->p95_us : m->p99_us;
+
+    set_d(v, us, 1);
+    v->d = us / 1e6;
+}
+
+static void get_ewma(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->ewma_us, 1);
+    v->d = m->ewma_us / 1e6;
+}
+
+static void get_lbf(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->lbfactor / 100.0, 0);
+}
+
+static void get_weight(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->weight, 1);
+    v->known = v->known && m->has_weight;
+}
+
+static void get_usable(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->usable ? 1 : 0);
+}
+
+static void get_age(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->tel_age_s, 1);
+    v->known = v->known && m->probed;
+}
+
+static void get_stale(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->tel_stale ? 1 : 0);
+    v->known = m->probed;
+}
+
+/* Telemetry getters. */
+static void get_temp(const pis_telemetry *t, pis_pval *v)
+{
+    set_d(v, t->temp_dc / 10.0, 0);
+    v->known = t->has_temp;
+}
+
+static void get_tbits(const pis_telemetry *t, pis_pval *v)
+{
+    set_u(v, t->throttled);
+    v->known = t->has_throttled;
+}
+
+/* 0x2 "ARM frequency capped now", 0x4 "throttled now". */
+static void get_tnow(const pis_telemetry *t, pis_pval *v)
+{
+    set_u(v, (t->throttled & 0x6) ? 1 : 0);
+    v->known = t->has_throttled;
+}
+
+static void get_load(const pis_telemetry *t, pis_pval *v)
+{
+    set_d(v, t->load1_c / 100.0, 0);
+    v->known = t->has_load;
+}
+
+static void get_cpus(const pis_telemetry *t, pis_pval *v)
+{
+    set_d(v, (double)t->cpus, 0);
+    v->known = t->has_cpus;
+}
+
+static void get_mem(const pis_telemetry *t, pis_pval *v)
+{
+    set_u(v, (uint64_t)t->mem_kb * 1024);
+    v->known = t->has_mem;
+}
+
+static void get_up(const pis_telemetry *t, pis_pval *v)
+{
+    set_u(v, t->uptime_s);
+    v->known = t->has_uptime;
+}
+
+static const char *const pis_classes[] = { "1xx", "2xx", "3xx", "4xx",
+                                           "5xx" };
+static const char *const pis_windows[] = { "1s", "10s", "60s" };
+static const char *const pis_pcts[] = { "50", "95", "99" };
+
+/* Before the histogram. */
+static const pis_family pis_traffic[] = {
+    { "pistats_requests_total", "counter",
+      "Requests the member finished.", NULL, NULL, 1, get_requests, NULL },
+    { "pistats_responses_total", "counter",
+      "Responses from the member by status class.",
+      "class", pis_classes, 5, get_class, NULL },
+    { "pistats_proxy_errors_total", "counter",
+      "502, 503 and 504 responses made by the proxy itself.",
+      NULL, NULL, 1, get_perr, NULL },
+    { "pistats_received_bytes_total", "counter",
+      "Body bytes received from the member.", NULL, NULL, 1, get_bin, NULL },
+    { "pistats_sent_bytes_total", "counter",
+      "Body bytes sent to clients (after compression).",
+      NULL, NULL, 1, get_bout, NULL },
+    { "pistats_inflight_requests", "gauge",
+      "Requests in flight to the member.", NULL, NULL, 1, get_inflight,
+      NULL },
+    { "pistats_request_rate", "gauge",
+      "Requests per second over the window.",
+      "window", pis_windows, 3, get_rate, NULL },
+};
+
+/* After the histogram. */
+static const pis_family pis_state[] = {
+    { "pistats_response_time_percentile_seconds", "gauge",
+      "Response time percentile over the last minute.",
+      "percentile", pis_pcts, 3, get_pct, NULL },
+    { "pistats_response_time_ewma_seconds", "gauge",
+      "Moving average (EWMA) of the response time.",
+      NULL, NULL, 1, get_ewma, NULL },
+    { "pistats_member_lbfactor", "gauge",
+      "Configured loadfactor.", NULL, NULL, 1, get_lbf, NULL },
+    { "pistats_member_weight", "gauge",
+      "Effective weight given by mod_pibalance, loadfactor units.",
+      NULL, NULL, 1, get_weight, NULL },
+    { "pistats_member_usable", "gauge",
+      "1 when mod_proxy may send requests to the member.",
+      NULL, NULL, 1, get_usable, NULL },
+    { "pistats_telemetry_age_seconds", "gauge",
+      "Age of the member's node telemetry.", NULL, NULL, 1, get_age, NULL },
+    { "pistats_telemetry_stale", "gauge",
+      "1 when the node telemetry is older than three probe intervals.",
+      NULL, NULL, 1, get_stale, NULL },
+    { "pistats_node_temperature_celsius", "gauge",
+      "Hottest thermal zone of the node.", NULL, NULL, 1, NULL, get_temp },
+    { "pistats_node_throttled_bits", "gauge",
+      "Firmware throttle bits (get_throttled).",
+      NULL, NULL, 1, NULL, get_tbits },
+    { "pistats_node_throttled", "gauge",
+      "1 when the node is frequency capped or throttled now (bits 0x6).",
+      NULL, NULL, 1, NULL, get_tnow },
+    { "pistats_node_load1", "gauge",
+      "Load average over 1 minute.", NULL, NULL, 1, NULL, get_load },
+    { "pistats_node_cpus", "gauge",
+      "CPUs of the node.", NULL, NULL, 1, NULL, get_cpus },
+    { "pistats_node_memory_available_bytes", "gauge",
+      "Memory available on the node.", NULL, NULL, 1, NULL, get_mem },
+    { "pistats_node_uptime_seconds", "gauge",
+      "Uptime of the node.", NULL, NULL, 1, NULL, get_up },
+};
+
+#define PIS_NELTS(a) (sizeof(a) / sizeof((a)[0]))
+
+static void header(pis_out *o, const char *name, const char *type,
+                   const char *help)
+{
+    pis_putf(o, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void label(pis_out *o, int *n, const char *k, const char *v)
+{
+    pis_put(o, *n ? "," : "{");
+    pis_put(o, k);
+    pis_put(o, "=\"");
+    pis_put_label(o, v);
+    pis_put(o, "\"");
+    (*n)++;
+}
+
+/* "{balancer=..,worker=..,node=..,xk=xv}"; b == NULL: the server. */
+static void labels(pis_out *o, const pis_balancer_snap *b,
+                   const pis_member_snap *m, const char *node,
+                   const char *xk, const char *xv)
+{
+    int n = 0;
+
+    if (b != NULL) {
+        label(o, &n, "balancer", b->name ? b->name : "");
+        label(o, &n, "worker", m->name ? m->name : "");
+    }
+    if (node != NULL && node[0]) {
+        label(o, &n, "node", node);
+    }
+    if (xk != NULL) {
+        label(o, &n, xk, xv);
+    }
+    pis_put(o, n ? "} " : " ");
+}
+
+static void value(pis_out *o, const pis_pval *v)
+{
+    char buf[40];
+
+    if (v->is_int) {
+        pis_putf(o, "%" PRIu64 "\n", v->u);
+        return;
+    }
+    pis_fmt_double(buf, sizeof(buf), v->d);
+    pis_put(o, buf);
+    pis_put(o, "\n");
+}
+
+static void sample(pis_out *o, const pis_family *f, const pis_pval *v,
+                   const pis_balancer_snap *b, const pis_member_snap *m,
+                   const char *node, unsigned i)
+{
+    if (!v->known) {
+        return;
+    }
+    pis_put(o, f->name);
+    labels(o, b, m, node, f->xlabel, f->xlabel ? f->xvals[i] : NULL);
+    value(o, v);
+}
+
+static void member_samples(pis_out *o, const pis_family *f,
+                           const pis_balancer_snap *b,
+                           const pis_member_snap *m)
+{
+    pis_pval v = { 0, 0, 0, 0 };
+    unsigned i;
+
+    for (i = 0; i < f->xn; i++) {
+        if (f->mget != NULL) {
+            f->mget(m, i, &v);
+        }
+        else {
+            f->tget(&m->tel, &v);
+        }
+        sample(o, f, &v, b, m, m->tel.node, i);
+    }
+}
+
+static void families(pis_out *o, const pis_snap *s, const pis_family *f,
+                     size_t n)
+{
+    pis_pval v = { 0, 0, 0, 0 };
+    unsigned i, j;
+
+    for (; n > 0; n--, f++) {
+        header(o, f->name, f->type, f->help);
+        if (f->tget != NULL) {
+            f->tget(&s->self, &v);
+            sample(o, f, &v, NULL, NULL, s->self.node, 0);
+        }
+        for (i = 0; i < s->nbalancers; i++) {
+            const pis_balancer_snap *b = &s->balancers[i];
+
+            for (j = 0; j < b->nmembers; j++) {
+                member_samples(o, f, b, &b->members[j]);
+            }
+        }
+    }
+}
+
+/* One bucket sample: name_bucket{member,le="edge"} count. */
+static void bucket(pis_out *o, const pis_balancer_snap *b,
+                   const pis_member_snap *m, const char *le, uint64_t n)
+{
+    pis_put(o, "pistats_response_time_seconds_bucket");
+    labels(o, b, m, m->tel.node, "le", le);
+    pis_putf(o, "%" PRIu64 "\n", n);
+}
+
+static void histogram(pis_out *o, const pis_balancer_snap *b,
+                      const pis_member_snap *m)
+{
+    uint64_t cum = 0;
+    unsigned k, next = PIS_PROM_FIRST_EDGE;
+    pis_pval sum;
+    char le[32];
+
+    for (k = 0; k < PIS_HIST_BUCKETS - 1; k++) {
+        cum += m->hist[k];
+        if (k == next) {
+            snprintf(le, sizeof(le), "%.4g", pis_hist_upper_us(k) / 1e6);
+            bucket(o, b, m, le, cum);
+            next += PIS_PROM_EDGE_STEP;
+        }
+    }
+    cum += m->hist[PIS_HIST_BUCKETS - 1];
+    bucket(o, b, m, "+Inf", cum);
+    set_d(&sum, m->hist_sum_us / 1e6, 1);
+    if (!sum.known) {
+        set_d(&sum, 0, 1);              /* a sum must be there */
+    }
+    pis_put(o, "pistats_response_time_seconds_sum");
+    labels(o, b, m, m->tel.node, NULL, NULL);
+    value(o, &sum);
+    pis_put(o, "pistats_response_time_seconds_count");
+    labels(o, b, m, m->tel.node, NULL, NULL);
+    pis_putf(o, "%" PRIu64 "\n", cum);
+}
+
+static void histograms(pis_out *o, const pis_snap *s)
+{
+    unsigned i, j;
+
+    header(o, "pistats_response_time_seconds", "histogram",
+           "Response time of the member (all time).");
+    for (i = 0; i < s->nbalancers; i++) {
+        const pis_balancer_snap *b = &s->balancers[i];
+
+        for (j = 0; j < b->nmembers; j++) {
+            histogram(o, b, &b->members[j]);
+        }
+    }
+}
+
+void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
+{
+    families(o, snap, pis_traffic, PIS_NELTS(pis_traffic));
+    histograms(o, snap);
+    families(o, snap, pis_state, PIS_NELTS(pis_state));
+    header(o, "pistats_server_uptime_seconds", "gauge",
+           "Seconds since the server started.");
+    pis_putf(o, "pistats_server_uptime_seconds %" PRIu64 "\n",
+             snap->uptime_s);
+}
