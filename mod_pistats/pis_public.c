@@ -40,7 +40,9 @@ static int get_member_info(server_rec *s, proxy_balancer *b,
 
 void pis_public_register(void)
 {
-    APR_REGISTER_OPTIONAL_FN(pis_get_member_info);
+    APR_OPTIONAL_FN_TYPE(pis_get_member_info) *fn = get_member_info;
+
+    apr_dynamic_fn_register("pis_get_member_info", (apr_opt_fn_t *)fn);
 }
 
 /* post_config: look up what mod_pibalance offers (NULL without it). */
