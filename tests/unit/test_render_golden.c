@@ -24,7 +24,7 @@ const char pis_golden_auto[] =
     "ProxyBalancer[0]Method: pi\n"
     "ProxyBalancer[0]Workers: 2\n"
     "ProxyBalancer[0]Worker[0]Name: http://10.0.0.11:8080\n"
-    "ProxyBalancer[0]Worker[0]Route: unknown\n"
+    "ProxyBalancer[0]Worker[0]Route: \n"
     "ProxyBalancer[0]Worker[0]Status: Init Ok \n"
     "ProxyBalancer[0]Worker[0]Usable: 1\n"
     "ProxyBalancer[0]Worker[0]Lbfactor: 1.00\n"
