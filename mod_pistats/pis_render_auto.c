@@ -133,7 +133,9 @@ static void member(pis_out *o, unsigned b, unsigned w,
 
     snprintf(prefix, sizeof(prefix), "ProxyBalancer[%u]Worker[%u]", b, w);
     kv_str(o, prefix, "Name", m->name);
-    kv_str(o, prefix, "Route", m->route);
+    key(o, prefix, "Route");               /* "" when none */
+    pis_put_clean(o, m->route, "");
+    pis_put(o, "\n");
     kv_str(o, prefix, "Status", m->state);
     kv_u64(o, prefix, "Usable", m->usable ? 1 : 0);
     kv_fix(o, prefix, "Lbfactor", m->lbfactor / 100.0, 2);

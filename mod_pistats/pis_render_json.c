@@ -80,6 +80,7 @@ static void jw_close(pis_jw *w, const char *bracket)
     pis_put(w->o, bracket);
 }
 
+/* The key; a scalar writer then clears after_key, jw_open uses it. */
 static void jw_key(pis_jw *w, const char *k)
 {
     jw_sep(w);
@@ -91,18 +92,21 @@ static void jw_key(pis_jw *w, const char *k)
 static void jw_str(pis_jw *w, const char *k, const char *v)
 {
     jw_key(w, k);
+    w->after_key = 0;
     pis_put_json(w->o, v);
 }
 
 static void jw_u64(pis_jw *w, const char *k, uint64_t v)
 {
     jw_key(w, k);
+    w->after_key = 0;
     pis_putf(w->o, "%" PRIu64, v);
 }
 
 static void jw_bool(pis_jw *w, const char *k, int v)
 {
     jw_key(w, k);
+    w->after_key = 0;
     pis_put(w->o, v ? "true" : "false");
 }
 
@@ -112,6 +116,7 @@ static void jw_num(pis_jw *w, const char *k, int known, double v)
     char buf[40];
 
     jw_key(w, k);
+    w->after_key = 0;
     if (!known) {
         v = NAN;
     }

@@ -37,6 +37,7 @@ extern int unit_passed, unit_failed;
 void test_pick(void);
 void test_sensor(void);
 void test_render(void);
+void test_render_snap(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

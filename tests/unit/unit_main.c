@@ -19,6 +19,7 @@ int main(void)
     test_pick();
     test_sensor();
     test_render();
+    test_render_snap();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
