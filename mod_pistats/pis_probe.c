@@ -5,7 +5,8 @@
  * attempt) all at once: non-blocking connects and one poll() loop, each
  * with its own deadline (PiStatsProbeTimeout), so a hung node costs the
  * others nothing.  An answer is "GET <PiStatsProbePath> HTTP/1.0" read to
- * EOF, at most 8 KiB of body; redirects are not followed.  Results go to
+ * EOF or to 8 KiB of body, whichever comes first (the contract's keys
+ * come first; the rest is not read); redirects are not followed.  Results go to
  * the member's slot in shared memory; the balancer and the status page
  * only read them.  A member's state changes (answering / not, and why)
  * are logged once each.
@@ -126,8 +127,8 @@ static void probe_read(probe_t *p)
         ssize_t n;
 
         if (room == 0) {
-            p->error = "answer larger than 8 KiB";
-            return;
+            p->state = P_DONE;         /* enough: the contract's keys */
+            return;                    /* come first; the rest is cut */
         }
         n = recv(p->fd, p->buf + p->len, room, 0);
         if (n > 0) {
@@ -160,11 +161,11 @@ static void probe_parse(probe_t *p, pis_telemetry *t)
                      status);
         p->error = p->errbuf;
     }
-    else if (body_len > PIS_PROBE_BODY_MAX) {
-        p->error = "answer larger than 8 KiB";
-    }
-    else if (pis_parse_telemetry(body, body_len, t) == 0) {
-        p->error = "no telemetry in the answer";
+    else if (pis_parse_telemetry(body, body_len > PIS_PROBE_BODY_MAX
+                                 ? PIS_PROBE_BODY_MAX : body_len, t) == 0) {
+        p->error = body_len > PIS_PROBE_BODY_MAX
+                   ? "no telemetry in the first 8 KiB"
+                   : "no telemetry in the answer";
     }
 }
 

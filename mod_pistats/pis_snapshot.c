@@ -182,6 +182,14 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
     bs->members = (pis_member_snap *)members->elts;
 }
 
+/* Does the page of server `here` show the balancers of server s?  Its
+ * own (a virtual host's page shows that host's balancers); the main
+ * server's page shows every server's.  A node's virtual host has none. */
+static int shown_from(server_rec *here, server_rec *s)
+{
+    return here == s || !here->is_virtual;
+}
+
 void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
 {
     apr_array_header_t *bal = apr_array_make(r->pool, 4,
@@ -200,6 +208,9 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
     snap->deflate_state = pis_deflate_state();
     if (ap_find_linked_module("mod_proxy.c") != NULL) {
         for (s = ap_server_conf; s != NULL; s = s->next) {
+            if (!shown_from(r->server, s)) {
+                continue;
+            }
             proxy_server_conf *pc = pis_proxy_conf(s);
             int i;
 
