@@ -36,8 +36,14 @@ make -s all
 log "C unit tests (make check)"
 make -s check
 
-log "Apache::Test suite (make test-httpd)"
-make -s test-httpd
+# The suite under each MPM: per-member statistics must be right across
+# processes (prefork), threads (worker) and the event MPM alike.
+for mpm in event worker prefork; do
+    log "Apache::Test suite under the $mpm MPM (PIB_MPM=$mpm make test-httpd)"
+    perl t/TEST -clean >/dev/null 2>&1 || true
+    rm -f t/conf/base.conf
+    PIB_MPM=$mpm make -s test-httpd
+done
 
 log "cross-build and qemu smoke test: arm64, armv7, armv6 (build/cross.sh)"
 build/cross.sh
