@@ -28,8 +28,10 @@ static void table(void)
     static const struct { const char *ae; int want; } t[] = {
         { "gzip", 1 }, { "GZIP", 1 }, { "x-gzip", 1 }, { "X-Gzip", 1 },
         { "deflate, gzip, br", 1 }, { "br", 0 }, { "", 0 },
-        { "*", 1 }, { "*;q=0", 0 }, { "br, *;q=0.1", 0 }, { "br, *;q=0.1, identity;q=0", 1 },
-        { "gzip;q=0", 0 }, { "gzip; q=0.000", 0 }, { "gzip;q=0.001", 0 }, { "gzip;q=0.001, identity;q=0.001", 1 },
+        { "*", 1 }, { "*;q=0", 0 }, { "br, *;q=0.1", 0 },
+        { "br, *;q=0.1, identity;q=0", 1 },
+        { "gzip;q=0", 0 }, { "gzip; q=0.000", 0 }, { "gzip;q=0.001", 0 },
+        { "gzip;q=0.001, identity;q=0.001", 1 },
         { "gzip;Q=0.5", 0 },                  /* identity 1 preferred */
         { "gzip;q=0.5, identity;q=0.5", 1 },  /* tie goes to gzip */
         { "gzip;q=0.5, identity;q=0", 1 },
