@@ -325,10 +325,18 @@ static apr_status_t pib_on_flush(ap_filter_t *f, pib_fctx *ctx,
 static apr_status_t pib_on_metadata(ap_filter_t *f, pib_fctx *ctx,
                                     apr_bucket *e)
 {
-    if (AP_BUCKET_IS_ERROR(e)) {
-        ctx->broken = 1;            /* mod_proxy: the backend broke */
+    if (AP_BUCKET_IS_ERROR(e) && !ctx->broken) {
+        /* mod_proxy: the backend broke.  What was decodable goes out
+         * first, as it would without us: the client sees a truncated
+         * response, not an error page in place of the body. */
+        apr_status_t rv;
+
+        ctx->broken = 1;
         if (pib_sync(ctx) != 0) {
             return pib_codec_failed(f, "flushing");
+        }
+        if ((rv = pib_pass_out(f, ctx)) != APR_SUCCESS) {
+            return rv;
         }
     }
     APR_BUCKET_REMOVE(e);
