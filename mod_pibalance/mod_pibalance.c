@@ -1,6 +1,7 @@
 /* mod_pibalance.c -- module wiring: registers lbmethod "pi" and checks
  * its dependencies.  The method lives in pib_lbmethod.c, the pick in
- * pib_pick.c.
+ * pib_pick.c.  Deflate offload: directives in pib_deflate_conf.c, the
+ * filter in pib_deflate.c, the upstream request in pib_upstream.c.
  */
 #include "httpd.h"
 #include "http_config.h"
@@ -9,13 +10,16 @@
 #include "mod_proxy.h"
 
 #include "pib_lbmethod.h"
+#include "pib_deflate.h"
+#include "pib_deflate_conf.h"
+#include "pib_upstream.h"
+#include "pib_adapt_glue.h"
 
 module AP_MODULE_DECLARE_DATA pibalance_module;
 
 static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                            apr_pool_t *ptemp, server_rec *s)
 {
-    (void)pconf;
     (void)plog;
     (void)ptemp;
     if (ap_state_query(AP_SQ_MAIN_STATE) == AP_SQ_MS_CREATE_PRE_CONFIG) {
@@ -26,22 +30,36 @@ static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "mod_proxy must be loaded for mod_pibalance");
         return !OK;
     }
+    return pib_adapt_init(pconf, s) == APR_SUCCESS ? OK : !OK;
+}
+
+static int pib_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
+                          apr_pool_t *ptemp)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    pib_adapt_conf_reset();
     return OK;
 }
 
 static void pib_register_hooks(apr_pool_t *p)
 {
     ap_register_provider(p, PROXY_LBMETHOD, "pi", "0", &pib_lbmethod);
+    ap_hook_pre_config(pib_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(pib_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    pib_deflate_register(p);
+    pib_upstream_register(p);
+    pib_adapt_register(p);
 }
 
 AP_DECLARE_MODULE(pibalance) = {
     STANDARD20_MODULE_STUFF,
-    NULL,                   /* create per-directory config */
-    NULL,                   /* merge per-directory config */
+    pib_deflate_create_dir, /* create per-directory config */
+    pib_deflate_merge_dir,  /* merge per-directory config */
     NULL,                   /* create per-server config */
     NULL,                   /* merge per-server config */
-    NULL,                   /* directives */
+    pib_deflate_cmds,       /* directives */
     pib_register_hooks,
     AP_MODULE_FLAG_NONE
 };

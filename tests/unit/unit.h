@@ -38,6 +38,10 @@ void test_pick(void);
 void test_sensor(void);
 void test_render(void);
 void test_render_snap(void);
+void test_ae(void);
+void test_decide(void);
+void test_codec(void);
+void test_adapt(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

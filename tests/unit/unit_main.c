@@ -20,6 +20,10 @@ int main(void)
     test_sensor();
     test_render();
     test_render_snap();
+    test_ae();
+    test_decide();
+    test_codec();
+    test_adapt();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }

@@ -1,0 +1,266 @@
+#!/bin/bash
+# bench/offload.sh -- the Pi-cluster offload experiment on one machine.
+#
+# A ~50 KB phpinfo-like page (sim/phpinfo.html) served by a simulated node
+# (sim/pisim) pinned to core 0, the front (Apache master, HAProxy or nginx)
+# pinned to core 1, wrk (load generator) sharing core 0 with the node.
+# All on 127.0.0.1, level 1 everywhere:
+#
+#   node-gzip    node gzips itself (zlib 1), Apache master only proxies
+#   offload      node plain, Apache master with PiBalanceDeflate On
+#   mod_deflate  node plain, Apache master with mod_deflate (level 1)
+#   haproxy      node plain, HAProxy "compression offload" (level 1)
+#   nginx        node plain, nginx gzip 1, proxy_set_header AE ""
+#   proxy-only   node plain, Apache master, no compression (reference)
+#
+# plus the single-core ceilings of zlib and libdeflate (bench/ceiling.c).
+# Not a test: prints a table.  Every step is bounded; the whole run takes
+# about 2 minutes.  Installs wrk, haproxy, nginx-light if missing (root).
+#
+#   bench/offload.sh [SECONDS_PER_RUN] [CONNECTIONS]
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-8}
+conns=${2:-50}
+work=$(mktemp -d /tmp/pib-bench.XXXXXX)
+chmod 755 "$work"
+NODE=19181 APACHE=19180 HAPROXY=19182 NGINX=19183
+page="$top/sim/phpinfo.html"
+pids=()
+
+cleanup() {
+    local p
+    for p in "${pids[@]:-}"; do
+        [ -n "$p" ] && kill "$p" 2>/dev/null || true
+    done
+    [ -f "$work/httpd.pid" ] && kill "$(cat "$work/httpd.pid")" 2>/dev/null
+    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
+    sleep 0.5
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$top/build/setup-deps.sh" bench
+for p in wrk haproxy nginx taskset curl; do
+    command -v "$p" >/dev/null || { echo "missing: $p" >&2; exit 1; }
+done
+make -s -C "$top/sim" >/dev/null
+if [ ! -f "$top/mod_pibalance/mod_pibalance.so" ]; then
+    (cd "$top" && { [ -f Makefile ] || { autoconf && ./configure; }; } \
+        && make -s) >/dev/null
+fi
+gcc -O2 -o "$work/ceiling" "$top/bench/ceiling.c" -lz -ldeflate
+
+libexec=$(apxs -q LIBEXECDIR)
+
+# ---- the node -------------------------------------------------------------
+start_node() {                  # start_node GZIP_LEVEL (0 = plain)
+    local gz=$1 opt=""
+    [ "$gz" -gt 0 ] && opt="gzip=$gz"
+    cat > "$work/node.conf" <<SCEN
+node bench port=$NODE slots=256 cpus=1 service=fixed:0 body=file:$page $opt
+SCEN
+    taskset -c 0 "$top/sim/pisim" "$work/node.conf" -j 1 -d 600 \
+        -s "$work/node.summary" > "$work/node.out" 2>&1 &
+    node_pid=$!
+    pids+=("$node_pid")
+    wait_port "$NODE"
+}
+
+stop_node() {
+    kill "$node_pid" 2>/dev/null || true
+    wait "$node_pid" 2>/dev/null || true
+}
+
+wait_port() {                   # at most 5 s
+    local i
+    for i in $(seq 50); do
+        curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
+        sleep 0.1
+    done
+    echo "nothing answers on port $1" >&2
+    return 1
+}
+
+# ---- the fronts -------------------------------------------------------------
+apache_conf() {                 # apache_conf MODE (offload|deflate|plain)
+    local mode=$1 extra=""
+    case $mode in
+        offload) extra="PiBalanceDeflate On
+PiBalanceDeflateLevel 1
+LogFormat %{pibalance-deflate-codec}n codec
+CustomLog $work/codec_log codec" ;;
+        deflate) extra="SetOutputFilter DEFLATE
+DeflateCompressionLevel 1" ;;
+    esac
+    cat > "$work/httpd.conf" <<CONF
+ServerRoot "$work"
+ServerName 127.0.0.1
+PidFile "$work/httpd.pid"
+ErrorLog "$work/error_log"
+LogLevel warn
+DefaultRuntimeDir "$work"
+Mutex file:$work default
+LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
+LoadModule authz_core_module "$libexec/mod_authz_core.so"
+LoadModule proxy_module "$libexec/mod_proxy.so"
+LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
+LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
+LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+LoadModule deflate_module "$libexec/mod_deflate.so"
+LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
+User nobody
+Group nogroup
+Listen 127.0.0.1:$APACHE
+StartServers 2
+ServerLimit 2
+ThreadsPerChild 64
+MaxRequestWorkers 128
+MaxConnectionsPerChild 0
+KeepAliveTimeout 30
+MaxKeepAliveRequests 0
+<Proxy "balancer://b">
+    BalancerMember "http://127.0.0.1:$NODE"
+    ProxySet lbmethod=pi
+</Proxy>
+ProxyPass "/" "balancer://b/"
+$extra
+CONF
+}
+
+start_apache() {
+    apache_conf "$1"
+    taskset -c 1 /usr/sbin/apache2 -f "$work/httpd.conf" -k start
+    wait_port "$APACHE"
+}
+
+stop_apache() {
+    /usr/sbin/apache2 -f "$work/httpd.conf" -k stop 2>/dev/null || true
+    local i
+    for i in $(seq 50); do
+        [ -f "$work/httpd.pid" ] || break
+        sleep 0.1
+    done
+}
+
+start_haproxy() {
+    cat > "$work/haproxy.cfg" <<CONF
+global
+    nbthread 1
+    tune.comp.maxlevel 1
+    pidfile $work/haproxy.pid
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 30s
+    timeout server 30s
+frontend f
+    bind 127.0.0.1:$HAPROXY
+    default_backend b
+backend b
+    compression algo gzip
+    compression type text/html
+    compression offload
+    http-reuse always
+    server n 127.0.0.1:$NODE
+CONF
+    taskset -c 1 haproxy -f "$work/haproxy.cfg" > "$work/haproxy.log" 2>&1 &
+    pids+=("$!")
+    hap_pid=$!
+    wait_port "$HAPROXY"
+}
+
+start_nginx() {
+    cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx.err;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nb;
+    proxy_temp_path $work/np;
+    fastcgi_temp_path $work/nf;
+    uwsgi_temp_path $work/nu;
+    scgi_temp_path $work/ns;
+    gzip on;
+    gzip_comp_level 1;
+    gzip_proxied any;
+    upstream node { server 127.0.0.1:$NODE; keepalive 64; }
+    server {
+        listen 127.0.0.1:$NGINX;
+        location / {
+            proxy_pass http://node;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Accept-Encoding "";
+        }
+    }
+}
+CONF
+    taskset -c 1 nginx -c "$work/nginx.conf"
+    wait_port "$NGINX"
+}
+
+# ---- measuring ------------------------------------------------------------
+results=()
+
+measure() {                     # measure NAME PORT
+    local name=$1 port=$2 bytes out rps p99 mbs
+    bytes=$(curl -s -H 'Accept-Encoding: gzip' -o /dev/null \
+                 -w '%{size_download}' "http://127.0.0.1:$port/")
+    timeout 10 taskset -c 0 wrk -t1 -c"$conns" -d1s \
+        -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/" >/dev/null
+    out=$(timeout $((secs + 10)) taskset -c 0 wrk -t1 -c"$conns" \
+              -d"${secs}s" --latency -H 'Accept-Encoding: gzip' \
+              "http://127.0.0.1:$port/")
+    rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' <<<"$out")
+    p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+    mbs=$(awk -v r="$rps" -v b="$bytes" 'BEGIN {printf "%.1f", r * b / 1e6}')
+    results+=("$(printf '| %-12s | %8s | %8s | %7s | %8s |' \
+                 "$name" "$rps" "$bytes" "$mbs" "$p99")")
+    printf '  %-12s %s pages/s\n' "$name" "$rps" >&2
+}
+
+echo "bench: $secs s per run, $conns connections, node core 0, front core 1" >&2
+
+start_node 1
+start_apache plain
+measure node-gzip "$APACHE"
+stop_apache
+stop_node
+
+start_node 0
+start_apache plain
+measure proxy-only "$APACHE"
+stop_apache
+start_apache offload
+measure offload "$APACHE"
+stop_apache
+start_apache deflate
+measure mod_deflate "$APACHE"
+stop_apache
+start_haproxy
+measure haproxy "$HAPROXY"
+kill "$hap_pid" 2>/dev/null || true
+start_nginx
+measure nginx "$NGINX"
+kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+stop_node
+
+echo
+echo "## Throughput (level 1, $conns connections, ${secs} s, one front core)"
+echo
+echo '| setup        |  pages/s | B/page   | MB/s out | p99      |'
+echo '|--------------|---------:|---------:|--------:|---------:|'
+printf '%s\n' "${results[@]}"
+echo
+echo "Offload codec per response (one-shot libdeflate vs zlib stream):"
+sort "$work/codec_log" 2>/dev/null | uniq -c | sed 's/^/    /'
+echo
+echo "## Single-core ceilings for $(basename "$page") ($(wc -c < "$page") bytes)"
+echo
+echo '```'
+taskset -c 1 "$work/ceiling" "$page" 0.3
+echo '```'

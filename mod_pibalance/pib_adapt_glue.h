@@ -1,0 +1,19 @@
+/* pib_adapt_glue.h -- samples the master's CPU and temperature for
+ * PiBalanceDeflateAdaptive; shares the state across children. */
+#ifndef PIB_ADAPT_GLUE_H
+#define PIB_ADAPT_GLUE_H
+
+#include "httpd.h"
+
+/* post_config (real pass): creates the shared state. */
+apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
+
+/* The level to compress a new response at, given the configured one;
+ * 0 = do not compress now.  Samples at most once a second (one thread
+ * of one child wins the second); never blocks. */
+int pib_adapt_level_now(int configured, server_rec *s);
+
+/* Registers the pib_deflate_state optional function. */
+void pib_adapt_register(apr_pool_t *p);
+
+#endif /* PIB_ADAPT_GLUE_H */

@@ -1,0 +1,274 @@
+/* pib_ae.c -- Accept-Encoding negotiation and ETag suffixes (pure).
+ *
+ * The parser walks the field value once, element by element:
+ *
+ *   "gzip;q=0.8, identity ; q=0.5, *;q=0"
+ *      token     params           effect
+ *      gzip      q=0.8            gzip_q     = 800
+ *      identity  q=0.5            identity_q = 500
+ *      *         q=0              star_q     = 0
+ *
+ * An element that does not parse (bad token, bad q) is skipped whole, so
+ * garbage can only make us compress less, never crash or compress for a
+ * client that refused gzip.  Deliberately left out: "deflate", "br" and
+ * "zstd" -- the master produces gzip only.
+ */
+#include <string.h>
+
+#include "pib_ae.h"
+
+static int pib_lower(int c)
+{
+    return (c >= 'A' && c <= 'Z') ? c + ('a' - 'A') : c;
+}
+
+static int pib_is_ows(int c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* RFC 9110 tchar. */
+static int pib_is_tchar(int c)
+{
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')) {
+        return 1;
+    }
+    return c != '\0' && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+static const char *pib_skip_ows(const char *p)
+{
+    while (pib_is_ows((unsigned char)*p)) {
+        p++;
+    }
+    return p;
+}
+
+static int pib_token_is(const char *p, size_t n, const char *want)
+{
+    size_t i;
+
+    if (strlen(want) != n) {
+        return 0;
+    }
+    for (i = 0; i < n; i++) {
+        if (pib_lower((unsigned char)p[i]) != want[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ).
+ * Returns thousandths, or -1 when malformed. */
+static int pib_parse_q(const char *p, size_t n)
+{
+    int q, scale = 100;
+    size_t i;
+
+    if (n == 0 || (p[0] != '0' && p[0] != '1')) {
+        return -1;
+    }
+    q = (p[0] - '0') * 1000;
+    if (n == 1) {
+        return q;
+    }
+    if (p[1] != '.' || n > 5) {
+        return -1;
+    }
+    for (i = 2; i < n; i++, scale /= 10) {
+        if (p[i] < '0' || p[i] > '9') {
+            return -1;
+        }
+        q += (p[i] - '0') * scale;
+    }
+    return q > 1000 ? -1 : q;
+}
+
+/* Parses ";name=value" parameters from p up to end.  Returns the q (1000
+ * when absent), or -1 when the parameters are malformed. */
+static int pib_parse_params(const char *p, const char *end)
+{
+    int q = 1000;
+
+    while (p < end) {
+        const char *name, *val;
+
+        p = pib_skip_ows(p);
+        if (p == end) {
+            break;
+        }
+        if (*p++ != ';') {
+            return -1;
+        }
+        p = pib_skip_ows(p);
+        for (name = p; p < end && pib_is_tchar((unsigned char)*p); p++) {
+        }
+        if (p == name) {
+            continue;               /* "gzip;" or "gzip;;": tolerated */
+        }
+        if (p == end || *p != '=') {
+            return -1;
+        }
+        val = ++p;
+        while (p < end && !pib_is_ows((unsigned char)*p) && *p != ';') {
+            p++;
+        }
+        if (pib_token_is(name, (size_t)(val - 1 - name), "q")) {
+            q = pib_parse_q(val, (size_t)(p - val));
+            if (q < 0) {
+                return -1;
+            }
+        }
+    }
+    return q;
+}
+
+static void pib_ae_note(pib_ae *ae, const char *tok, size_t n, int q)
+{
+    if (pib_token_is(tok, n, "gzip") || pib_token_is(tok, n, "x-gzip")) {
+        if (q > ae->gzip_q) {
+            ae->gzip_q = q;
+        }
+    }
+    else if (pib_token_is(tok, n, "identity")) {
+        ae->identity_q = q;
+    }
+    else if (pib_token_is(tok, n, "*")) {
+        ae->star_q = q;
+    }
+}
+
+/* One element, from p to end (no comma inside). */
+static void pib_ae_element(pib_ae *ae, const char *p, const char *end)
+{
+    const char *tok;
+    int q;
+
+    p = pib_skip_ows(p);
+    for (tok = p; p < end && pib_is_tchar((unsigned char)*p); p++) {
+    }
+    if (p == tok) {
+        return;                     /* empty element or garbage */
+    }
+    q = pib_parse_params(p, end);
+    if (q >= 0) {
+        pib_ae_note(ae, tok, (size_t)(p - tok), q);
+    }
+}
+
+void pib_ae_init(pib_ae *ae)
+{
+    ae->seen = 0;
+    ae->gzip_q = PIB_Q_UNSET;
+    ae->identity_q = PIB_Q_UNSET;
+    ae->star_q = PIB_Q_UNSET;
+}
+
+void pib_ae_feed(pib_ae *ae, const char *value)
+{
+    const char *p = value, *comma;
+
+    if (value == NULL) {
+        return;
+    }
+    ae->seen = 1;
+    for (;;) {
+        comma = strchr(p, ',');
+        pib_ae_element(ae, p, comma ? comma : p + strlen(p));
+        if (comma == NULL) {
+            break;
+        }
+        p = comma + 1;
+    }
+}
+
+int pib_ae_gzip_q(const pib_ae *ae)
+{
+    if (ae->gzip_q != PIB_Q_UNSET) {
+        return ae->gzip_q;
+    }
+    return ae->star_q != PIB_Q_UNSET ? ae->star_q : 0;
+}
+
+int pib_ae_identity_q(const pib_ae *ae)
+{
+    if (ae->identity_q != PIB_Q_UNSET) {
+        return ae->identity_q;
+    }
+    return ae->star_q == 0 ? 0 : 1000;
+}
+
+int pib_ae_wants_gzip(const pib_ae *ae)
+{
+    int gz = pib_ae_gzip_q(ae);
+
+    return ae->seen && gz > 0 && gz >= pib_ae_identity_q(ae);
+}
+
+int pib_etag_add_suffix(const char *etag, char *out, size_t outsz)
+{
+    size_t n = etag ? strlen(etag) : 0;
+    size_t sl = sizeof(PIB_ETAG_SUFFIX) - 1;
+
+    if (n < 2 || etag[0] != '"' || etag[n - 1] != '"'
+        || n + sl + 1 > outsz) {
+        return 0;                   /* weak, malformed or no room */
+    }
+    if (n >= sl + 2 && memcmp(etag + n - 1 - sl, PIB_ETAG_SUFFIX, sl) == 0) {
+        return 0;                   /* already ours */
+    }
+    memcpy(out, etag, n - 1);
+    memcpy(out + n - 1, PIB_ETAG_SUFFIX "\"", sl + 2);
+    return 1;
+}
+
+/* Copies one quoted string starting at in[0] == '"'.  Returns the input
+ * consumed; *changed is set when the suffix was dropped. */
+static size_t pib_copy_tag(const char *in, char **out, int *changed)
+{
+    const char *close = strchr(in + 1, '"');
+    size_t sl = sizeof(PIB_ETAG_SUFFIX) - 1, n;
+
+    if (close == NULL) {
+        n = strlen(in);
+        memcpy(*out, in, n);
+        *out += n;
+        return n;
+    }
+    n = (size_t)(close - in);       /* opening quote + opaque part */
+    if (n >= sl + 1 && memcmp(close - sl, PIB_ETAG_SUFFIX, sl) == 0) {
+        n -= sl;
+        *changed = 1;
+    }
+    memcpy(*out, in, n);
+    (*out)[n] = '"';
+    *out += n + 1;
+    return (size_t)(close - in) + 1;
+}
+
+int pib_etag_unsuffix_list(const char *in, char *out, size_t outsz)
+{
+    int count = 0;
+
+    if (in == NULL || outsz < strlen(in) + 1) {
+        if (outsz > 0) {
+            out[0] = '\0';
+        }
+        return 0;
+    }
+    while (*in) {
+        if (*in == '"') {
+            int changed = 0;
+
+            in += pib_copy_tag(in, &out, &changed);
+            count += changed;
+        }
+        else {
+            *out++ = *in++;
+        }
+    }
+    *out = '\0';
+    return count;
+}

@@ -1,0 +1,237 @@
+/* pib_codec.c -- gzip encoders as a table of functions (pure).
+ *
+ * Why two: on one x86 core and the ~50 KB phpinfo page, libdeflate level 1
+ * is ~2.4x faster than zlib level 1 and its output is smaller, but it has
+ * no streaming API.  So whole bodies of known length go to libdeflate in
+ * one call, and everything that streams goes to zlib.
+ *
+ * Memory: zlib's deflate state is (1 << (window_bits + 2)) +
+ * (1 << (mem_level + 9)) bytes (256 KiB at 15/8) plus PIB_CODEC_OUTBUF;
+ * oneshot holds the body (at most PiBalanceDeflateBuffer) plus its
+ * compressed bound.  libdeflate compressors are cached one per level per
+ * thread (a few hundred KiB each at most) and live as long as the thread:
+ * allocating one per response would cost more than compressing 50 KB.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <libdeflate.h>
+
+#include "pib_codec.h"
+
+static void pib_emit(pib_cstream *s, const unsigned char *p, size_t n)
+{
+    if (n > 0) {
+        s->out_bytes += n;
+        s->emit(s->baton, p, n);
+    }
+}
+
+/* ---- zlib: streaming gzip ---------------------------------------------- */
+
+static int pib_zlib_init(pib_cstream *s, const pib_codec_params *p)
+{
+    memset(&s->z, 0, sizeof(s->z));
+    if (deflateInit2(&s->z, p->level, Z_DEFLATED, p->window_bits + 16,
+                     p->mem_level, Z_DEFAULT_STRATEGY) != Z_OK) {
+        return -1;
+    }
+    s->z_live = 1;
+    s->z.next_out = s->out;
+    s->z.avail_out = sizeof(s->out);
+    return 0;
+}
+
+/* Runs deflate(mode) until it needs more input (or, for Z_FINISH, until
+ * the stream ends), emitting every full output buffer. */
+static int pib_zlib_run(pib_cstream *s, int mode)
+{
+    for (;;) {
+        int rc = deflate(&s->z, mode);
+
+        if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+            return -1;
+        }
+        if (s->z.avail_out == 0) {
+            pib_emit(s, s->out, sizeof(s->out));
+            s->z.next_out = s->out;
+            s->z.avail_out = sizeof(s->out);
+            continue;               /* there may be more pending */
+        }
+        if (mode == Z_FINISH ? rc == Z_STREAM_END : s->z.avail_in == 0) {
+            return 0;
+        }
+    }
+}
+
+/* Emits what sits in the output buffer. */
+static void pib_zlib_drain(pib_cstream *s)
+{
+    pib_emit(s, s->out, sizeof(s->out) - s->z.avail_out);
+    s->z.next_out = s->out;
+    s->z.avail_out = sizeof(s->out);
+}
+
+static int pib_zlib_add(pib_cstream *s, const unsigned char *in, size_t n)
+{
+    while (n > 0) {
+        uInt chunk = n > 0x40000000u ? 0x40000000u : (uInt)n;
+
+        s->z.next_in = (Bytef *)in;
+        s->z.avail_in = chunk;
+        if (pib_zlib_run(s, Z_NO_FLUSH) != 0) {
+            return -1;
+        }
+        s->in_bytes += chunk;
+        in += chunk;
+        n -= chunk;
+    }
+    return 0;
+}
+
+static int pib_zlib_flush(pib_cstream *s)
+{
+    s->z.avail_in = 0;
+    if (pib_zlib_run(s, Z_SYNC_FLUSH) != 0) {
+        return -1;
+    }
+    pib_zlib_drain(s);
+    return 0;
+}
+
+static int pib_zlib_finish(pib_cstream *s)
+{
+    s->z.avail_in = 0;
+    if (pib_zlib_run(s, Z_FINISH) != 0) {
+        return -1;
+    }
+    pib_zlib_drain(s);
+    return 0;
+}
+
+static void pib_zlib_end(pib_cstream *s)
+{
+    if (s->z_live) {
+        deflateEnd(&s->z);
+        s->z_live = 0;
+    }
+}
+
+const pib_codec pib_codec_zlib = {
+    "zlib", pib_zlib_init, pib_zlib_add, pib_zlib_flush, pib_zlib_finish,
+    pib_zlib_end
+};
+
+/* ---- oneshot: whole body through libdeflate ----------------------------- */
+
+static __thread struct libdeflate_compressor *pib_ld_cache[13];
+
+static struct libdeflate_compressor *pib_ld_get(int level)
+{
+    if (level < 0 || level > 12) {
+        return NULL;
+    }
+    if (pib_ld_cache[level] == NULL) {
+        pib_ld_cache[level] = libdeflate_alloc_compressor(level);
+    }
+    return pib_ld_cache[level];
+}
+
+static int pib_one_init(pib_cstream *s, const pib_codec_params *p)
+{
+    s->len = 0;
+    s->cap = p->expect;
+    s->buf = malloc(s->cap > 0 ? s->cap : 1);
+    s->level = p->level;
+    return s->buf != NULL ? 0 : -1;
+}
+
+/* Refuses (-1) more than the announced length: the caller then switches
+ * to zlib with pib_cstream_to_zlib(). */
+static int pib_one_add(pib_cstream *s, const unsigned char *in, size_t n)
+{
+    if (n > s->cap - s->len) {
+        return -1;
+    }
+    memcpy(s->buf + s->len, in, n);
+    s->len += n;
+    s->in_bytes += n;
+    return 0;
+}
+
+static int pib_one_flush(pib_cstream *s)
+{
+    (void)s;
+    return -1;                      /* no such thing: switch to zlib */
+}
+
+static int pib_one_finish(pib_cstream *s)
+{
+    struct libdeflate_compressor *c = pib_ld_get(s->level);
+    size_t bound, n;
+    unsigned char *out;
+
+    if (c == NULL) {
+        return -1;
+    }
+    bound = libdeflate_gzip_compress_bound(c, s->len);
+    out = malloc(bound);
+    if (out == NULL) {
+        return -1;
+    }
+    n = libdeflate_gzip_compress(c, s->buf, s->len, out, bound);
+    if (n > 0) {
+        pib_emit(s, out, n);
+    }
+    free(out);
+    return n > 0 ? 0 : -1;
+}
+
+static void pib_one_end(pib_cstream *s)
+{
+    free(s->buf);
+    s->buf = NULL;
+    s->len = s->cap = 0;
+}
+
+const pib_codec pib_codec_oneshot = {
+    "oneshot", pib_one_init, pib_one_add, pib_one_flush, pib_one_finish,
+    pib_one_end
+};
+
+/* ---- the stream --------------------------------------------------------- */
+
+int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
+                     const pib_codec_params *p, pib_emit_fn emit,
+                     void *baton)
+{
+    s->codec = codec;
+    s->emit = emit;
+    s->baton = baton;
+    s->in_bytes = s->out_bytes = 0;
+    s->z_live = 0;
+    s->buf = NULL;
+    s->len = s->cap = 0;
+    return codec->init(s, p);
+}
+
+int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p)
+{
+    unsigned char *held = s->buf;
+    size_t n = s->len;
+    int rc;
+
+    if (s->codec != &pib_codec_oneshot) {
+        return 0;
+    }
+    s->buf = NULL;
+    s->len = s->cap = 0;
+    s->codec = &pib_codec_zlib;
+    s->in_bytes = 0;
+    rc = pib_zlib_init(s, p);
+    if (rc == 0 && n > 0) {
+        rc = pib_zlib_add(s, held, n);
+    }
+    free(held);
+    return rc;
+}

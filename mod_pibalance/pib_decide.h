@@ -1,0 +1,70 @@
+/* pib_decide.h -- does a response qualify for gzip on the master? (pure)
+ *
+ * One decision, unit-tested in tests/unit/test_decide.c; the filter in
+ * pib_deflate.c fills a pib_resp from request_rec and acts on the verdict.
+ */
+#ifndef PIB_DECIDE_H
+#define PIB_DECIDE_H
+
+#include <stddef.h>
+
+/* Why a response is or is not compressed.  The first four leave the
+ * response untouched; VARY_ONLY adds "Vary: Accept-Encoding" (it is
+ * compressible, this client or this moment just does not get gzip). */
+typedef enum {
+    PIB_DEC_NO_BODY,        /* status without body, or subrequest */
+    PIB_DEC_ENCODED,        /* Content-Encoding other than identity */
+    PIB_DEC_RANGE,          /* 206 or Content-Range */
+    PIB_DEC_NO_TRANSFORM,   /* Cache-Control: no-transform */
+    PIB_DEC_TYPE,           /* content type not in the list */
+    PIB_DEC_SMALL,          /* known length below the minimum */
+    PIB_DEC_VARY_ONLY,      /* client declined gzip, or compression paused */
+    PIB_DEC_COMPRESS
+} pib_verdict;
+
+/* Everything the decision needs, copied out of the request. */
+typedef struct {
+    int status;
+    int subrequest;
+    const char *content_type;      /* NULL when unknown */
+    const char *content_encoding;  /* merged header value, or NULL */
+    const char *content_range;     /* or NULL */
+    const char *cache_control;     /* merged header value, or NULL */
+    long long length;              /* Content-Length, -1 when unknown */
+    int client_gzip;               /* pib_ae_wants_gzip() and no no-gzip */
+    int paused;                    /* adaptive: no new compression now */
+} pib_resp;
+
+/* The configured content types: a list of lower-case "type/subtype". */
+typedef struct {
+    const char *const *types;
+    size_t ntypes;
+    long long min_length;
+} pib_policy;
+
+/* The decision.  Checks, in order: body-less status (1xx, 204, 205; a 304
+ * is judged like the 200 it stands for), subrequest, encoding, range,
+ * no-transform, type (a 304 without Content-Type passes this check),
+ * minimum length, then the client and the adaptive state. */
+pib_verdict pib_should_compress(const pib_resp *resp, const pib_policy *pol);
+
+/* A short lower-case name of a verdict, for notes and debug logs. */
+const char *pib_verdict_name(pib_verdict v);
+
+/* 1 when the media type of content_type (parameters and case ignored)
+ * is in the list. */
+int pib_type_listed(const char *content_type, const char *const *types,
+                    size_t ntypes);
+
+/* 1 when a Content-Encoding value names a real coding (anything but
+ * identity, 7bit, 8bit, binary, case-insensitive). */
+int pib_is_encoded(const char *content_encoding);
+
+/* 1 when a Cache-Control value has the no-transform directive. */
+int pib_has_no_transform(const char *cache_control);
+
+/* The default PiBalanceDeflateTypes list. */
+extern const char *const pib_default_types[];
+extern const size_t pib_default_ntypes;
+
+#endif /* PIB_DECIDE_H */

@@ -1,0 +1,472 @@
+/* pib_deflate.c -- the PIB_DEFLATE output filter: gzip on the master.
+ *
+ * States (pib_fstate):
+ *
+ *   undecided --first brigade--> pass      (headers untouched, or only
+ *                                           Vary/ETag for HEAD, 304 and
+ *                                           clients without gzip)
+ *             \-----------------> compress --EOS--> done
+ *
+ * The decision is pib_should_compress() (pure, pib_decide.c).  The bucket
+ * loop hands data, FLUSH, EOS and other metadata to one helper each.
+ * Bodies of known length up to PiBalanceDeflateBuffer are buffered and
+ * compressed in one pass by libdeflate (Content-Length is then set);
+ * anything else streams through zlib (chunked).  A FLUSH turns a buffered
+ * body into a zlib stream and is passed on at once after a sync flush.
+ *
+ * A body that ends early (error bucket from mod_proxy, or fewer bytes
+ * than announced) is sync-flushed but never finished: the client gets
+ * a gzip stream without its trailer, which no decoder takes as complete.
+ *
+ * Memory per request: the codec (zlib state, or the buffered body when
+ * one-shot) plus at most PIB_PASS_AT bytes of output before it is passed.
+ */
+#include "httpd.h"
+#include "http_config.h"
+#include "http_core.h"
+#include "http_log.h"
+#include "http_protocol.h"
+#include "http_request.h"
+#include "util_filter.h"
+#include "apr_strings.h"
+
+#include "pib_log.h"
+#include "pib_public.h"
+#include "pib_ae.h"
+#include "pib_decide.h"
+#include "pib_codec.h"
+#include "pib_deflate.h"
+#include "pib_deflate_conf.h"
+#include "pib_upstream.h"
+#include "pib_adapt_glue.h"
+
+APLOG_USE_MODULE(pibalance);
+
+#define PIB_PASS_AT (64 * 1024)
+
+typedef enum {
+    PIB_FS_UNDECIDED,
+    PIB_FS_PASS,
+    PIB_FS_COMPRESS,
+    PIB_FS_DONE
+} pib_fstate;
+
+typedef struct {
+    pib_fstate state;
+    apr_bucket_brigade *out;    /* compressed, not yet passed */
+    apr_size_t out_pending;
+    pib_cstream *cs;
+    pib_codec_params params;
+    apr_off_t expect;           /* announced length, -1 unknown */
+    int broken;                 /* the body ended early */
+} pib_fctx;
+
+/* ---- deciding ----------------------------------------------------------- */
+
+typedef struct {
+    apr_pool_t *pool;
+    const char *acc;
+} pib_join;
+
+static int pib_join_cb(void *rec, const char *key, const char *val)
+{
+    pib_join *j = rec;
+
+    (void)key;
+    j->acc = j->acc ? apr_pstrcat(j->pool, j->acc, ", ", val, NULL) : val;
+    return 1;
+}
+
+/* Every value of a response header, joined; NULL when absent. */
+static const char *pib_header_all(request_rec *r, const char *name)
+{
+    pib_join j = { r->pool, NULL };
+
+    apr_table_do(pib_join_cb, &j, r->headers_out, name, NULL);
+    apr_table_do(pib_join_cb, &j, r->err_headers_out, name, NULL);
+    return j.acc;
+}
+
+/* The announced Content-Length, or the size of a body that is whole in
+ * this brigade; -1 when unknown. */
+static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
+{
+    const char *cl = apr_table_get(r->headers_out, "Content-Length");
+    apr_off_t len = 0;
+    apr_bucket *e;
+    char *end;
+
+    if (cl != NULL) {
+        if (apr_strtoff(&len, cl, &end, 10) == APR_SUCCESS && *end == '\0'
+            && len >= 0) {
+            return len;
+        }
+        return -1;
+    }
+    if (!APR_BUCKET_IS_EOS(APR_BRIGADE_LAST(bb))) {
+        return -1;
+    }
+    for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
+         e = APR_BUCKET_NEXT(e)) {
+        if (e->length == (apr_size_t)-1) {
+            return -1;
+        }
+        len += (apr_off_t)e->length;
+    }
+    return len;
+}
+
+static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
+                             apr_off_t length, int level)
+{
+    const char *enc = pib_header_all(r, "Content-Encoding");
+    pib_policy pol;
+    pib_resp resp;
+    pib_ae ae;
+
+    pib_client_ae(r, &ae);
+    if (r->content_encoding != NULL) {
+        enc = enc ? apr_pstrcat(r->pool, enc, ", ", r->content_encoding,
+                                NULL) : r->content_encoding;
+    }
+    resp.status = r->status;
+    resp.subrequest = r->main != NULL;
+    resp.content_type = r->content_type;
+    resp.content_encoding = enc;
+    resp.content_range = apr_table_get(r->headers_out, "Content-Range");
+    resp.cache_control = pib_header_all(r, "Cache-Control");
+    resp.length = (long long)length;
+    resp.client_gzip = pib_ae_wants_gzip(&ae)
+                       && !apr_table_get(r->subprocess_env, "no-gzip");
+    resp.paused = level == 0;
+    pol.types = (const char *const *)conf->types->elts;
+    pol.ntypes = (size_t)conf->types->nelts;
+    pol.min_length = conf->min_length;
+    return pib_should_compress(&resp, &pol);
+}
+
+static void pib_suffix_etag(request_rec *r)
+{
+    const char *etag = apr_table_get(r->headers_out, "ETag");
+    apr_size_t n;
+    char *out;
+
+    if (etag == NULL) {
+        return;
+    }
+    n = strlen(etag) + sizeof(PIB_ETAG_SUFFIX) + 1;
+    out = apr_palloc(r->pool, n);
+    if (pib_etag_add_suffix(etag, out, n)) {
+        apr_table_setn(r->headers_out, "ETag", out);
+    }
+}
+
+static void pib_set_gzip_headers(request_rec *r)
+{
+    apr_table_unset(r->err_headers_out, "Content-Encoding");
+    apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
+    r->content_encoding = "gzip";
+    apr_table_unset(r->headers_out, "Content-Length");
+    apr_table_unset(r->headers_out, "Content-MD5");
+    pib_suffix_etag(r);
+}
+
+static apr_status_t pib_codec_cleanup(void *data)
+{
+    pib_cstream *cs = data;
+
+    cs->codec->end(cs);
+    return APR_SUCCESS;
+}
+
+static void pib_emit_bucket(void *baton, const unsigned char *p, size_t n)
+{
+    pib_fctx *ctx = baton;
+    apr_bucket *b = apr_bucket_heap_create((const char *)p, n, NULL,
+                                           ctx->out->bucket_alloc);
+
+    APR_BRIGADE_INSERT_TAIL(ctx->out, b);
+    ctx->out_pending += n;
+}
+
+/* Picks one-shot or streaming and sets the codec up. */
+static int pib_codec_start(request_rec *r, pib_fctx *ctx,
+                           const pib_deflate_conf *conf, int level)
+{
+    const pib_codec *codec = &pib_codec_zlib;
+
+    ctx->params.level = level;
+    ctx->params.window_bits = conf->window_bits;
+    ctx->params.mem_level = conf->mem_level;
+    ctx->params.expect = 0;
+    if (ctx->expect >= 0 && ctx->expect <= (apr_off_t)conf->buffer) {
+        codec = &pib_codec_oneshot;
+        ctx->params.expect = (size_t)ctx->expect;
+    }
+    ctx->cs = apr_palloc(r->pool, sizeof(*ctx->cs));
+    if (pib_cstream_init(ctx->cs, codec, &ctx->params, pib_emit_bucket,
+                         ctx) != 0) {
+        ctx->cs->codec->end(ctx->cs);
+        ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, PIBLOGNO(10100)
+                      "deflate: cannot set up %s (level %d): sending "
+                      "identity", codec->name, level);
+        return 0;
+    }
+    apr_pool_cleanup_register(r->pool, ctx->cs, pib_codec_cleanup,
+                              apr_pool_cleanup_null);
+    return 1;
+}
+
+/* Headers only (HEAD, 304): what the GET would carry. */
+static void pib_headers_only(request_rec *r)
+{
+    if (r->status == HTTP_NOT_MODIFIED) {
+        if (apr_table_get(r->notes, PIB_NOTE_UNSUFFIXED)) {
+            pib_suffix_etag(r);     /* the client holds the gzip copy */
+        }
+        return;
+    }
+    pib_set_gzip_headers(r);        /* no length: it is unknown */
+}
+
+static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
+                             apr_bucket_brigade *bb)
+{
+    request_rec *r = f->r;
+    const pib_deflate_conf *conf = pib_deflate_conf_get(r);
+    int level = pib_adapt_level_now(conf->level, r->server);
+    pib_verdict v;
+
+    ctx->expect = pib_body_length(r, bb);
+    v = pib_judge(r, conf, ctx->expect, level);
+    apr_table_setn(r->notes, "pibalance-deflate", pib_verdict_name(v));
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "deflate: %s (status "
+                  "%d, length %" APR_OFF_T_FMT ", level %d)",
+                  pib_verdict_name(v), r->status, ctx->expect, level);
+    if (v < PIB_DEC_VARY_ONLY) {
+        return PIB_FS_PASS;
+    }
+    apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
+    if (v == PIB_DEC_VARY_ONLY) {
+        return PIB_FS_PASS;
+    }
+    if (r->header_only || r->status == HTTP_NOT_MODIFIED) {
+        pib_headers_only(r);
+        return PIB_FS_PASS;
+    }
+    if (!pib_codec_start(r, ctx, conf, level)) {
+        return PIB_FS_PASS;
+    }
+    pib_set_gzip_headers(r);
+    return PIB_FS_COMPRESS;
+}
+
+/* ---- compressing -------------------------------------------------------- */
+
+static apr_status_t pib_pass_out(ap_filter_t *f, pib_fctx *ctx)
+{
+    apr_status_t rv = ap_pass_brigade(f->next, ctx->out);
+
+    apr_brigade_cleanup(ctx->out);
+    ctx->out_pending = 0;
+    return rv;
+}
+
+static apr_status_t pib_codec_failed(ap_filter_t *f, const char *what)
+{
+    ap_log_rerror(APLOG_MARK, APLOG_ERR, 0, f->r, PIBLOGNO(10101)
+                  "deflate: %s failed; response truncated", what);
+    return APR_EGENERAL;
+}
+
+/* Everything so far goes out, decodable; switches one-shot to zlib. */
+static int pib_sync(pib_fctx *ctx)
+{
+    if (pib_cstream_to_zlib(ctx->cs, &ctx->params) != 0) {
+        return -1;
+    }
+    return ctx->cs->codec->flush(ctx->cs);
+}
+
+static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
+                                apr_bucket *e)
+{
+    pib_cstream *cs = ctx->cs;
+    const char *data;
+    apr_size_t len;
+    apr_status_t rv = apr_bucket_read(e, &data, &len, APR_BLOCK_READ);
+
+    if (rv != APR_SUCCESS) {
+        return rv;
+    }
+    if (len > 0 && cs->codec->add(cs, (const unsigned char *)data, len)) {
+        /* one-shot refuses more than announced: stream instead */
+        if (pib_cstream_to_zlib(cs, &ctx->params) != 0
+            || cs->codec->add(cs, (const unsigned char *)data, len) != 0) {
+            return pib_codec_failed(f, "compressing");
+        }
+    }
+    apr_bucket_delete(e);
+    return ctx->out_pending >= PIB_PASS_AT ? pib_pass_out(f, ctx)
+                                           : APR_SUCCESS;
+}
+
+static apr_status_t pib_on_flush(ap_filter_t *f, pib_fctx *ctx,
+                                 apr_bucket *e)
+{
+    if (pib_sync(ctx) != 0) {
+        return pib_codec_failed(f, "flushing");
+    }
+    APR_BUCKET_REMOVE(e);
+    APR_BRIGADE_INSERT_TAIL(ctx->out, e);
+    return pib_pass_out(f, ctx);
+}
+
+static apr_status_t pib_on_metadata(ap_filter_t *f, pib_fctx *ctx,
+                                    apr_bucket *e)
+{
+    if (AP_BUCKET_IS_ERROR(e) && !ctx->broken) {
+        /* mod_proxy: the backend broke.  What was decodable goes out
+         * first, as it would without us: the client sees a truncated
+         * response, not an error page in place of the body. */
+        apr_status_t rv;
+
+        ctx->broken = 1;
+        if (pib_sync(ctx) != 0) {
+            return pib_codec_failed(f, "flushing");
+        }
+        if ((rv = pib_pass_out(f, ctx)) != APR_SUCCESS) {
+            return rv;
+        }
+    }
+    APR_BUCKET_REMOVE(e);
+    APR_BRIGADE_INSERT_TAIL(ctx->out, e);
+    return APR_SUCCESS;
+}
+
+static void pib_set_notes(request_rec *r, const pib_cstream *cs)
+{
+    apr_uint64_t in = cs->in_bytes, out = cs->out_bytes;
+
+    apr_table_setn(r->notes, PIB_NOTE_DEFLATE_IN,
+                   apr_psprintf(r->pool, "%" APR_UINT64_T_FMT, in));
+    apr_table_setn(r->notes, PIB_NOTE_DEFLATE_OUT,
+                   apr_psprintf(r->pool, "%" APR_UINT64_T_FMT, out));
+    if (in > 0) {
+        apr_table_setn(r->notes, PIB_NOTE_DEFLATE_RATIO,
+                       apr_psprintf(r->pool, "%" APR_UINT64_T_FMT,
+                                    out * 100 / in));
+    }
+    apr_table_setn(r->notes, "pibalance-deflate-codec", cs->codec->name);
+}
+
+/* A complete body gets its trailer (and a length when one-shot); a short
+ * one only what was decodable. */
+static int pib_end_stream(request_rec *r, pib_fctx *ctx)
+{
+    pib_cstream *cs = ctx->cs;
+    int oneshot = cs->codec == &pib_codec_oneshot;
+
+    if (ctx->broken || r->connection->aborted
+        || (ctx->expect >= 0 && cs->in_bytes != (apr_uint64_t)ctx->expect)) {
+        ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, PIBLOGNO(10102)
+                      "deflate: body ended early after %" APR_UINT64_T_FMT
+                      " bytes: gzip stream left unfinished",
+                      (apr_uint64_t)cs->in_bytes);
+        return pib_sync(ctx);
+    }
+    if (cs->codec->finish(cs) != 0) {
+        if (!oneshot || pib_cstream_to_zlib(cs, &ctx->params) != 0
+            || cs->codec->finish(cs) != 0) {
+            return -1;
+        }
+        oneshot = 0;
+    }
+    if (oneshot) {
+        ap_set_content_length(r, (apr_off_t)cs->out_bytes);
+    }
+    return 0;
+}
+
+static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
+{
+    int rc = pib_end_stream(f->r, ctx);
+
+    pib_set_notes(f->r, ctx->cs);
+    ctx->cs->codec->end(ctx->cs);
+    ctx->state = PIB_FS_DONE;
+    if (rc != 0) {
+        return pib_codec_failed(f, "finishing");
+    }
+    APR_BUCKET_REMOVE(e);
+    APR_BRIGADE_INSERT_TAIL(ctx->out, e);
+    return pib_pass_out(f, ctx);
+}
+
+static apr_status_t pib_compress(ap_filter_t *f, pib_fctx *ctx,
+                                 apr_bucket_brigade *bb)
+{
+    apr_status_t rv = APR_SUCCESS;
+
+    while (rv == APR_SUCCESS && !APR_BRIGADE_EMPTY(bb)
+           && ctx->state == PIB_FS_COMPRESS) {
+        apr_bucket *e = APR_BRIGADE_FIRST(bb);
+
+        if (APR_BUCKET_IS_EOS(e)) {
+            rv = pib_on_eos(f, ctx, e);
+        }
+        else if (APR_BUCKET_IS_FLUSH(e)) {
+            rv = pib_on_flush(f, ctx, e);
+        }
+        else if (APR_BUCKET_IS_METADATA(e)) {
+            rv = pib_on_metadata(f, ctx, e);
+        }
+        else {
+            rv = pib_on_data(f, ctx, e);
+        }
+    }
+    apr_brigade_cleanup(bb);        /* anything after EOS, or on error */
+    return rv;
+}
+
+static apr_status_t pib_deflate_filter(ap_filter_t *f,
+                                       apr_bucket_brigade *bb)
+{
+    pib_fctx *ctx = f->ctx;
+
+    if (APR_BRIGADE_EMPTY(bb)) {
+        return APR_SUCCESS;
+    }
+    if (ctx == NULL) {
+        f->ctx = ctx = apr_pcalloc(f->r->pool, sizeof(*ctx));
+        ctx->state = PIB_FS_UNDECIDED;
+    }
+    if (ctx->state == PIB_FS_UNDECIDED) {
+        ctx->state = pib_decide(f, ctx, bb);
+        if (ctx->state == PIB_FS_COMPRESS) {
+            ctx->out = apr_brigade_create(f->r->pool, f->c->bucket_alloc);
+        }
+    }
+    if (ctx->state != PIB_FS_COMPRESS) {
+        ap_remove_output_filter(f);
+        return ap_pass_brigade(f->next, bb);
+    }
+    return pib_compress(f, ctx, bb);
+}
+
+static void pib_deflate_insert(request_rec *r)
+{
+    const pib_deflate_conf *conf = pib_deflate_conf_get(r);
+
+    if (conf != NULL && conf->enabled == 1) {
+        ap_add_output_filter(PIB_DEFLATE_FILTER, NULL, r, r->connection);
+    }
+}
+
+void pib_deflate_register(apr_pool_t *p)
+{
+    (void)p;
+    ap_register_output_filter(PIB_DEFLATE_FILTER, pib_deflate_filter, NULL,
+                              AP_FTYPE_CONTENT_SET);
+    ap_hook_insert_filter(pib_deflate_insert, NULL, NULL, APR_HOOK_MIDDLE);
+}

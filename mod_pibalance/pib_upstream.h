@@ -1,0 +1,20 @@
+/* pib_upstream.h -- what the node receives: no Accept-Encoding, ETags
+ * without our "-gzip" suffix. */
+#ifndef PIB_UPSTREAM_H
+#define PIB_UPSTREAM_H
+
+#include "httpd.h"
+#include "pib_ae.h"
+
+/* Note set when an If-None-Match or If-Match tag lost its "-gzip". */
+#define PIB_NOTE_UNSUFFIXED "pibalance-deflate-unsuffixed"
+
+/* Registers mod_proxy's fixups, scheme_handler and request_status hooks. */
+void pib_upstream_register(apr_pool_t *p);
+
+/* Feeds the client's Accept-Encoding lines into *ae: the request's own,
+ * or the copy kept while they were removed for an ajp:// or fcgi://
+ * member. */
+void pib_client_ae(request_rec *r, pib_ae *ae);
+
+#endif /* PIB_UPSTREAM_H */

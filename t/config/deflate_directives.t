@@ -1,0 +1,111 @@
+# Bad PiBalanceDeflate* values stop start-up with a message naming the
+# directive and the accepted range; a good configuration passes.
+use strict;
+use warnings FATAL => 'all';
+
+use Apache::Test;
+use Apache::TestUtil;
+use File::Temp qw(tempdir);
+
+my @bad = (
+    ['PiBalanceDeflate maybe', qr/PiBalanceDeflate must be On or Off/],
+    ['PiBalanceDeflateLevel 0',
+     qr/PiBalanceDeflateLevel: '0' must be a whole number in \[1, 9\]/],
+    ['PiBalanceDeflateLevel 10', qr/PiBalanceDeflateLevel: '10' .*\[1, 9\]/],
+    ['PiBalanceDeflateLevel 1x', qr/PiBalanceDeflateLevel: '1x' .*\[1, 9\]/],
+    ['PiBalanceDeflateLevel -1', qr/PiBalanceDeflateLevel: '-1' .*\[1, 9\]/],
+    ['PiBalanceDeflateWindowBits 8',
+     qr/PiBalanceDeflateWindowBits: '8' must be a whole number in \[9, 15\]/],
+    ['PiBalanceDeflateWindowBits 16',
+     qr/PiBalanceDeflateWindowBits: '16' .*\[9, 15\]/],
+    ['PiBalanceDeflateMemLevel 0',
+     qr/PiBalanceDeflateMemLevel: '0' must be a whole number in \[1, 9\]/],
+    ['PiBalanceDeflateMemLevel 99',
+     qr/PiBalanceDeflateMemLevel: '99' .*\[1, 9\]/],
+    ['PiBalanceDeflateBuffer 67108865',
+     qr/PiBalanceDeflateBuffer: '67108865' .*\[0, 67108864\]/],
+    ['PiBalanceDeflateBuffer 1M',
+     qr/PiBalanceDeflateBuffer: '1M' .*\[0, 67108864\]/],
+    ['PiBalanceDeflateMinLength -5',
+     qr/PiBalanceDeflateMinLength: '-5' .*\[0, 1073741824\]/],
+    ['PiBalanceDeflateTypes text/html nonsense',
+     qr/PiBalanceDeflateTypes: 'nonsense' must be a media type/],
+    ['PiBalanceDeflateTypes "text/html; charset=utf-8"',
+     qr/PiBalanceDeflateTypes: .* must be a media type/],
+    ['PiBalanceDeflateAdaptive', qr/PiBalanceDeflateAdaptive: the first/],
+    ['PiBalanceDeflateAdaptive sometimes',
+     qr/PiBalanceDeflateAdaptive: the first argument must be On or Off/],
+    ['PiBalanceDeflateAdaptive On cpu=5',
+     qr/PiBalanceDeflateAdaptive: 'cpu=5': cpu= .*\[10, 100\]/],
+    ['PiBalanceDeflateAdaptive On temp=500',
+     qr/PiBalanceDeflateAdaptive: 'temp=500': temp= .*\[30, 120\]/],
+    ['PiBalanceDeflateAdaptive On stat=proc',
+     qr/PiBalanceDeflateAdaptive: 'stat=proc': options are/],
+    ["<VirtualHost 127.0.0.1:65001>\nPiBalanceDeflateAdaptive On\n"
+     . "</VirtualHost>",
+     qr/PiBalanceDeflateAdaptive cannot occur within <VirtualHost> section/],
+    ["<Directory /tmp>\nPiBalanceDeflateAdaptive On\n</Directory>",
+     qr/PiBalanceDeflateAdaptive not allowed in <Directory> context/],
+    ["<Directory /tmp>\nAllowOverride All\n</Directory>\n"
+     . "<Files x>\nPiBalanceDeflateLevel 0\n</Files>",
+     qr/PiBalanceDeflateLevel: '0'/],
+);
+
+plan tests => 2 * @bad + 2, need_module 'pibalance';
+
+my $vars = Apache::Test::config()->{vars};
+my $httpd = $vars->{httpd};
+my $libexec = `$vars->{apxs} -q LIBEXECDIR`;
+chomp $libexec;
+my $top = $vars->{top_dir};
+my $dir = tempdir(CLEANUP => 1);
+
+sub check_config {
+    my ($extra) = @_;
+    my $conf = "$dir/httpd.conf";
+    open my $fh, '>', $conf or die "$conf: $!";
+    print $fh <<"CONF";
+ServerRoot "$dir"
+ServerName localhost
+PidFile "$dir/httpd.pid"
+ErrorLog "$dir/error_log"
+LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
+LoadModule authz_core_module "$libexec/mod_authz_core.so"
+LoadModule proxy_module "$libexec/mod_proxy.so"
+LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
+Listen 127.0.0.1:65000
+$extra
+CONF
+    close $fh;
+    my $out = `"$httpd" -t -f "$conf" 2>&1`;
+    return ($? >> 8, $out);
+}
+
+my ($rc, $out) = check_config(<<'GOOD');
+PiBalanceDeflate On
+PiBalanceDeflateLevel 9
+PiBalanceDeflateWindowBits 9
+PiBalanceDeflateMemLevel 1
+PiBalanceDeflateBuffer 0
+PiBalanceDeflateMinLength 0
+PiBalanceDeflateTypes text/html application/vnd.api+json
+PiBalanceDeflateAdaptive On cpu=80 temp=70 stat=/proc/stat thermal=/sys/x*
+<Location /x>
+    PiBalanceDeflate Off
+    PiBalanceDeflateLevel 1
+</Location>
+<Proxy "balancer://x">
+    PiBalanceDeflate On
+</Proxy>
+GOOD
+ok t_cmp($rc, 0, 'a good configuration passes');
+ok t_cmp($out, qr/Syntax OK/, 'httpd -t says Syntax OK') or print $out;
+
+for my $case (@bad) {
+    my ($line, $want) = @$case;
+    ($rc, $out) = check_config($line);
+    (my $name = $line) =~ s/\n/ /g;
+    $name = substr($name, 0, 60);
+    ok t_cmp($rc != 0, 1, "refused: $name");
+    ok t_cmp($out, $want, "message: $name");
+}

@@ -1,0 +1,51 @@
+package PiOffload;
+# mod_perl response handlers of the offload node vhost (t/conf/offload.conf.in).
+use strict;
+use warnings FATAL => 'all';
+
+use Apache2::RequestRec ();
+use Apache2::RequestIO ();
+use Apache2::Connection ();
+use Apache2::Response ();
+use Apache2::Const -compile => qw(OK CONN_CLOSE);
+use Time::HiRes ();
+
+# Server-sent events: one event every 200 ms, each flushed at once.
+sub sse {
+    my $r = shift;
+    $r->content_type('text/event-stream');
+    for my $i (1 .. 5) {
+        $r->print("data: event $i " . ('x' x 40) . "\n\n");
+        $r->rflush;
+        Time::HiRes::sleep(0.2);
+    }
+    return Apache2::Const::OK;
+}
+
+# Announces 100000 bytes, sends 30000, closes the connection.
+sub dies {
+    my $r = shift;
+    $r->content_type('text/html');
+    $r->set_content_length(100000);
+    $r->print('<p>partial</p>' . ('a' x (30000 - 14)));
+    $r->rflush;
+    $r->connection->keepalive(Apache2::Const::CONN_CLOSE);
+    return Apache2::Const::OK;
+}
+
+# A body of unknown length (chunked): ?n bytes, in pieces.
+sub chunked {
+    my $r = shift;
+    my ($n) = ($r->args // '') =~ /n=(\d+)/;
+    $n //= 100000;
+    $r->content_type('text/html');
+    my $line = "<tr><td>chunked</td><td>0123456789</td></tr>\n";
+    my $body = substr($line x (int($n / length $line) + 1), 0, $n);
+    for (my $off = 0; $off < $n; $off += 7000) {
+        $r->print(substr($body, $off, 7000));
+        $r->rflush;
+    }
+    return Apache2::Const::OK;
+}
+
+1;
