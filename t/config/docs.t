@@ -1,4 +1,5 @@
-# docs/directives.md documents exactly the directives the modules define.
+# The docs (docs/*.md, in Apache's format under "### Name" headings)
+# document exactly the directives the modules define.
 use strict;
 use warnings FATAL => 'all';
 
@@ -15,11 +16,13 @@ for my $f (glob("$top/mod_pibalance/*.c"), glob("$top/mod_pistats/*.c")) {
     $code{$1} = 1 while $src =~ /AP_INIT_\w+\(\s*"(\w+)"/g;
 }
 my %doc;
-open my $fh, '<', "$top/docs/directives.md" or die $!;
-while (<$fh>) {
-    $doc{$1} = 1 if /^###\s+(\w+)\s*$/;
+for my $f (glob "$top/docs/*.md") {
+    open my $fh, '<', $f or die "$f: $!";
+    while (<$fh>) {
+        $doc{$1} = 1 if /^###\s+((?:PiStats|PiBalance)\w+)\s*$/;
+    }
+    close $fh;
 }
-close $fh;
 
 plan tests => 3;
 ok t_cmp(scalar(keys %code) > 0, 1, 'directives found in the sources');
