@@ -8,9 +8,10 @@
 #include "pis_public.h"
 #include "pis_shm.h"
 #include "pis_snapshot.h"
+#include "pib_public.h"
 
 static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
-static APR_OPTIONAL_FN_TYPE(pib_get_deflate_state) *get_deflate;
+static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
 
 static int get_member_info(server_rec *s, proxy_balancer *b,
                            proxy_worker *w, pis_member_info *out)
@@ -49,7 +50,7 @@ void pis_public_register(void)
 void pis_public_bind(void)
 {
     get_weight = APR_RETRIEVE_OPTIONAL_FN(pib_get_member_weight);
-    get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_get_deflate_state);
+    get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
 }
 
 void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
@@ -66,7 +67,28 @@ void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
     }
 }
 
-const char *pis_deflate_state(void)
+/* "full", "reduced (adaptive: CPU 97%, 71.2 C)", "off (adaptive: ...)",
+ * or NULL without mod_pibalance. */
+const char *pis_deflate_state(apr_pool_t *p)
 {
-    return get_deflate != NULL ? get_deflate() : NULL;
+    pib_deflate_status st;
+    char cpu[16] = "unknown", temp[24] = "unknown";
+
+    if (get_deflate == NULL) {
+        return NULL;
+    }
+    memset(&st, 0, sizeof(st));
+    get_deflate(&st);
+    if (!st.adaptive) {
+        return st.name ? st.name : "full";
+    }
+    if (st.cpu_busy_pct >= 0) {
+        apr_snprintf(cpu, sizeof(cpu), "%d%%", st.cpu_busy_pct);
+    }
+    if (st.temp_mc >= 0) {
+        apr_snprintf(temp, sizeof(temp), "%d.%d C", st.temp_mc / 1000,
+                     st.temp_mc % 1000 / 100);
+    }
+    return apr_psprintf(p, "%s (adaptive: master CPU %s, %s, %u changes)",
+                        st.name ? st.name : "?", cpu, temp, st.changes);
 }

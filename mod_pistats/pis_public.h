@@ -40,13 +40,12 @@ APR_DECLARE_OPTIONAL_FN(int, pib_get_member_weight,
                         (server_rec *s, proxy_balancer *b, proxy_worker *w,
                          double *weight, const char **thermal_state));
 
-/* The offload compressor's state, e.g. "level 1", "level 1 (adaptive:
- * lowered from 6)", "paused: master CPU 97%"; NULL when off. */
-APR_DECLARE_OPTIONAL_FN(const char *, pib_get_deflate_state, (void));
+/* The offload compressor's state: pib_deflate_state() in
+ * mod_pibalance/pib_public.h. */
 
 /* ---- mod_pistats' own use (pis_public.c) ----------------------------- */
 void pis_public_register(void);
 void pis_public_bind(void);
-const char *pis_deflate_state(void);
+const char *pis_deflate_state(apr_pool_t *p);
 
 #endif /* PIS_PUBLIC_H */

@@ -1,0 +1,17 @@
+package PiNode;
+# Server-side handlers of misbehaving simulated nodes (mod_perl).
+use strict;
+use warnings;
+
+use Apache2::RequestRec ();
+use Apache2::Const -compile => qw(OK);
+
+# Accepts the request and never answers (for 3 s: bounded, so the
+# server's threads come back).
+sub hang {
+    my $r = shift;
+    sleep 3;
+    return Apache2::Const::OK;
+}
+
+1;
