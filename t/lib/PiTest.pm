@@ -7,7 +7,8 @@ use Apache::Test ();
 use Apache::TestRequest ();
 use Exporter 'import';
 
-our @EXPORT_OK = qw(count_nodes node_get telemetry);
+our @EXPORT_OK = qw(count_nodes node_get telemetry status_json member
+                    wait_for);
 
 # GETs $path on the master vhost $n times, sequentially, and counts the
 # X-Node header of the answers.  Failed requests count under "status NNN".
@@ -40,6 +41,43 @@ sub telemetry {
         $kv{$1} = $2 if $line =~ /^([^:]+): (.*)$/;
     }
     return \%kv;
+}
+
+# /pi-status?json of a virtual host, parsed (dies on invalid JSON).
+sub status_json {
+    my ($vhost) = @_;
+    require JSON::PP;
+    Apache::TestRequest::module($vhost);
+    my $res = Apache::TestRequest::GET('/pi-status?json');
+    die "pi-status?json: " . $res->code unless $res->is_success;
+    return JSON::PP->new->utf8->decode($res->content);
+}
+
+# The member of balancer $bname whose URL ends with ":$port" in a parsed
+# status document.
+sub member {
+    my ($doc, $bname, $port) = @_;
+    for my $b (@{ $doc->{balancers} }) {
+        next unless $b->{name} eq $bname;
+        for my $m (@{ $b->{members} }) {
+            return $m if $m->{name} =~ /:\Q$port\E\/?$/;
+        }
+    }
+    return undef;
+}
+
+# Calls $probe every $step seconds until it returns true, at most $max
+# seconds; returns its last result.
+sub wait_for {
+    my ($max, $step, $probe) = @_;
+    require Time::HiRes;
+    my $end = Time::HiRes::time() + $max;
+    my $r;
+    while (1) {
+        $r = $probe->();
+        return $r if $r || Time::HiRes::time() >= $end;
+        Time::HiRes::sleep($step);
+    }
 }
 
 1;
