@@ -1,0 +1,118 @@
+# Graceful restarts: counters of members that stay survive, members added
+# or removed in the new configuration appear or disappear, and 20
+# restarts in a row leak no shared memory and crash nothing.
+use strict;
+use warnings FATAL => 'all';
+
+use Apache::Test;
+use Apache::TestUtil;
+use Apache::TestRequest;
+use Time::HiRes qw(sleep);
+use lib 't/lib';
+use PiTest qw(status_json member wait_for);
+
+plan tests => 14, need_module 'pistats', 'proxy_balancer';
+
+my $vars = Apache::Test::vars();
+my $cfg = Apache::Test::config();
+my %port = map { $_ => $cfg->{vhosts}{$_}{port} } qw(node1 node2 node3);
+my $log = "$vars->{t_logs}/error_log";
+my $dyn = "$vars->{serverroot}/tmp/dyn-balancer.conf";
+
+sub parent_pid {
+    open my $fh, '<', "$vars->{t_logs}/httpd.pid" or die "pid: $!";
+    my $pid = <$fh>;
+    chomp $pid;
+    return $pid;
+}
+
+sub log_lines { open my $fh, '<', $log or die $!; my @l = <$fh>; return @l }
+
+sub count_in_log { my ($re) = @_; return scalar grep { /$re/ } log_lines() }
+
+# Shared mappings of the parent, and POSIX shm files: what a leak grows.
+sub shm_count {
+    my $pid = parent_pid();
+    open my $fh, '<', "/proc/$pid/maps" or die "maps: $!";
+    my $n = grep { /^\S+ \S\S\Ss / } <$fh>;
+    opendir my $d, '/dev/shm' or return $n;
+    return $n + grep { !/^\./ } readdir $d;
+}
+
+# Sends SIGUSR1 and waits (bounded) until the new generation serves.
+sub graceful {
+    my $before = count_in_log(qr/resuming normal operations/);
+    kill 'USR1', parent_pid();
+    my $ok = wait_for(15, 0.1, sub {
+        count_in_log(qr/resuming normal operations/) > $before
+    });
+    Apache::TestRequest::module('pimaster');
+    return $ok && wait_for(10, 0.1, sub { GET('/pi-status?auto')->is_success });
+}
+
+sub write_dyn {
+    my @ports = @_;
+    open my $fh, '>', $dyn or die "$dyn: $!";
+    print $fh "<Proxy \"balancer://dyn\">\n";
+    print $fh "    BalancerMember \"http://127.0.0.1:$_\"\n" for @ports;
+    print $fh "    ProxySet lbmethod=pi\n</Proxy>\n";
+    print $fh "ProxyPass \"/dyn/\" \"balancer://dyn/\"\n";
+    close $fh;
+}
+
+sub dyn_members {
+    my ($doc) = @_;
+    my ($b) = grep { $_->{name} eq 'balancer://dyn' } @{ $doc->{balancers} };
+    return $b ? join(",", sort map { $_->{name} =~ /:(\d+)$/ ? $1 : $_->{name} } @{ $b->{members} }) : "";
+}
+
+# A balancer appears with the new configuration.
+write_dyn($port{node1}, $port{node2});
+ok t_cmp(graceful() ? 1 : 0, 1, 'graceful restart with balancer://dyn');
+Apache::TestRequest::module('pimaster');
+GET('/dyn/page.html') for 1 .. 20;
+my $doc = status_json('pimaster');
+ok t_cmp(dyn_members($doc), join(',', sort $port{node1}, $port{node2}),
+         'dyn has node1 and node2');
+my $n2 = member($doc, 'balancer://dyn', $port{node2})->{requests};
+ok t_cmp($n2 > 0, 1, "node2 served $n2");
+
+# Remove node1, add node3: node2's counters survive.
+write_dyn($port{node2}, $port{node3});
+ok t_cmp(graceful() ? 1 : 0, 1, 'graceful restart with a new member set');
+$doc = status_json('pimaster');
+ok t_cmp(dyn_members($doc), join(',', sort $port{node2}, $port{node3}),
+         'node1 gone, node3 there');
+ok t_cmp(member($doc, 'balancer://dyn', $port{node2})->{requests} >= $n2, 1,
+         "node2's counters survived the restart");
+ok t_cmp(member($doc, 'balancer://dyn', $port{node3})->{requests}, 0,
+         'node3 starts at zero');
+GET('/dyn/page.html') for 1 .. 10;
+$doc = status_json('pimaster');
+ok t_cmp(member($doc, 'balancer://dyn', $port{node3})->{requests} > 0, 1,
+         'node3 counts');
+
+# 20 graceful restarts in a row under light traffic.
+my $stats0 = member(status_json('pimaster'), 'balancer://stats', $port{node1});
+my $shm0 = shm_count();
+my $crashes0 = count_in_log(qr/exit signal|Segmentation/);
+my $ok = 0;
+for my $i (1 .. 20) {
+    $ok++ if graceful();
+    GET('/stats/page.html');
+}
+ok t_cmp($ok, 20, '20 graceful restarts, each came back');
+my $doc2 = status_json('pimaster');
+my $stats1 = member($doc2, 'balancer://stats', $port{node1});
+ok t_cmp($stats1->{requests} >= $stats0->{requests}, 1,
+         "counters kept across the restarts ($stats0->{requests} ->"
+         . " $stats1->{requests})");
+sleep 1;                                   # old children finish exiting
+my $shm1 = shm_count();
+ok t_cmp($shm1, $shm0, "no shared memory leaked ($shm0 -> $shm1 segments)");
+ok t_cmp(count_in_log(qr/exit signal|Segmentation/), $crashes0, 'no crash');
+ok t_cmp(count_in_log(qr/PIS10011/), 0, 'no shared memory error');
+
+# Leave the configuration as it was.
+unlink $dyn;
+ok t_cmp(graceful() ? 1 : 0, 1, 'restored');
