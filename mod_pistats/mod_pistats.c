@@ -4,11 +4,13 @@
  * (pis_snapshot.c), then render (pis_render*.c), in pis_handler.c. */
 #include "httpd.h"
 #include "http_config.h"
+#include "http_log.h"
 #include "http_protocol.h"
 #include "mod_status.h"
 
 #include "pis_config.h"
 #include "pis_handler.h"
+#include "pis_log.h"
 #include "pis_probe.h"
 #include "pis_public.h"
 #include "pis_shm.h"
@@ -20,6 +22,31 @@ static int pis_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
     (void)plog;
     (void)ptemp;
     pis_track_pre_config(pconf);
+    return OK;
+}
+
+/* Cross-directive checks, also run by "httpd -t". */
+static int pis_check_config(apr_pool_t *pconf, apr_pool_t *plog,
+                            apr_pool_t *ptemp, server_rec *s)
+{
+    (void)pconf;
+    (void)plog;
+    (void)ptemp;
+    for (; s != NULL; s = s->next) {
+        pis_srv_conf *c = pis_srv(s);
+
+        if (pis_conf_probe_timeout(c) >= pis_conf_probe_interval(c)) {
+            ap_log_error(APLOG_MARK, APLOG_EMERG, 0, s, PISLOGNO(10001)
+                         "PiStatsProbeTimeout (%" APR_TIME_T_FMT " ms) must"
+                         " be shorter than PiStatsProbeInterval (%"
+                         APR_TIME_T_FMT " ms) in %s:%u",
+                         apr_time_as_msec(pis_conf_probe_timeout(c)),
+                         apr_time_as_msec(pis_conf_probe_interval(c)),
+                         s->server_hostname ? s->server_hostname : "",
+                         (unsigned)s->port);
+            return !OK;
+        }
+    }
     return OK;
 }
 
@@ -55,6 +82,7 @@ static void pis_register_hooks(apr_pool_t *p)
                                                   NULL };
 
     ap_hook_pre_config(pis_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(pis_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(pis_post_config, after_balancer, before_watchdog,
                         APR_HOOK_LAST);
     ap_hook_child_init(pis_child_init, after_balancer, NULL,

@@ -1,8 +1,9 @@
 /* pis_probe.c -- reads each balancer member's node telemetry.
  *
- * A mod_watchdog callback in one child (singleton) wakes every 100 ms and
- * probes the members that are due (PiStatsProbeInterval since their last
- * attempt) all at once: non-blocking connects and one poll() loop, each
+ * A mod_watchdog callback in every child wakes every 100 ms; the child
+ * that first claims a due member (PiStatsProbeInterval since its last
+ * attempt, by compare-and-swap on the slot) probes it.  A child probes
+ * its due members all at once: non-blocking connects and one poll() loop, each
  * with its own deadline (PiStatsProbeTimeout), so a hung node costs the
  * others nothing.  An answer is "GET <PiStatsProbePath> HTTP/1.0" read to
  * EOF or to 8 KiB of body, whichever comes first (the contract's keys
@@ -178,7 +179,7 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
     pis_slot_tel_read(p->slot, &before);
     was_ok = before.error[0] == '\0';
     pis_slot_tel_write(p->slot, pis_now_s(), pis_now_ms(), t, p->error);
-    if (before.tried_ms == 0 && now_ok) {
+    if (!before.has_any && before.error[0] == '\0' && now_ok) {
         return;                            /* first answer: nothing new */
     }
     if (was_ok && !now_ok) {
@@ -255,6 +256,22 @@ static void probe_poll(probe_t **ps, int n)
     free(fds);
 }
 
+/* Is the member due, and did this child win it?  Every child runs the
+ * probe thread; the first to move a due member's "tried" stamp forward
+ * probes it, the others skip it until the next interval. */
+static int claim(pis_slot *slot, uint32_t now_ms, apr_time_t interval)
+{
+    uint32_t last = __atomic_load_n(&slot->tel.tried_ms, __ATOMIC_ACQUIRE);
+
+    if (last != 0
+        && (apr_time_t)(uint32_t)(now_ms - last) * 1000 < interval) {
+        return 0;
+    }
+    return __atomic_compare_exchange_n(&slot->tel.tried_ms, &last,
+                                       now_ms ? now_ms : 1, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
 /* Collects the members due for a probe. */
 static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
 {
@@ -283,9 +300,7 @@ static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
                 probe_t *p;
 
                 if (slot == NULL || due->nelts >= PIS_PROBE_MAX_TARGETS
-                    || (slot->tel.tried_ms != 0
-                        && (apr_time_t)(uint32_t)(now_ms - slot->tel.tried_ms)
-                           * 1000 < interval)) {
+                    || !claim(slot, now_ms, interval)) {
                     continue;
                 }
                 p = apr_pcalloc(pool, sizeof(*p));
@@ -382,7 +397,9 @@ int pis_probe_post_config(apr_pool_t *pconf, server_rec *s)
                      " is not probed");
         return OK;
     }
-    rv = get_instance(&wd, "_pistats_probe_", 0, 1, pconf);
+    /* Not a singleton: a singleton pauses ~10 s each time its child is
+     * recycled.  Every child runs the thread; claim() shares the work. */
+    rv = get_instance(&wd, "_pistats_probe_", 0, 0, pconf);
     if (rv == APR_SUCCESS) {
         rv = register_cb(wd, AP_WD_TM_SLICE, s, probe_callback);
     }

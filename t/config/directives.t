@@ -25,6 +25,18 @@ my @bad = (
      qr/PiStatsThermalZone: '\/a+' must be at most 400 bytes/],
     ["<Directory /tmp>\nPiStatsNodeName x\n</Directory>",
      qr/PiStatsNodeName not allowed in <Directory> context/],
+    ['PiStatsProbe maybe', qr/PiStatsProbe must be On or Off/],
+    ['PiStatsProbePath pi-status', qr/PiStatsProbePath: 'pi-status' must start with '\/'/],
+    ['PiStatsProbePath "/a b"', qr/PiStatsProbePath: '\/a b' must be printable ASCII without spaces/],
+    ['PiStatsProbeInterval 50ms', qr/PiStatsProbeInterval: '50ms' must be a time from 100ms to 1 hour/],
+    ['PiStatsProbeInterval soon', qr/PiStatsProbeInterval: 'soon' must be a time/],
+    ['PiStatsProbeTimeout 61', qr/PiStatsProbeTimeout: '61' must be a time from 10ms to 60 s/],
+    ["PiStatsProbeInterval 1\nPiStatsProbeTimeout 2",
+     qr/PiStatsProbeTimeout \(2000 ms\) must be shorter than PiStatsProbeInterval \(1000 ms\)/],
+    ['PiStatsMaxMembers 0', qr/PiStatsMaxMembers: '0' must be a number of members from 1 to 4096/],
+    ['PiStatsMaxMembers 5000', qr/PiStatsMaxMembers: '5000' must be a number of members from 1 to 4096/],
+    ["<VirtualHost 127.0.0.1:65001>\nPiStatsMaxMembers 10\n</VirtualHost>",
+     qr/PiStatsMaxMembers cannot occur within <VirtualHost> section/],
 );
 
 plan tests => 2 * @bad + 2, need_module 'pistats', 'pibalance';

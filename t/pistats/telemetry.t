@@ -65,28 +65,43 @@ ok t_cmp($res->content, qr{<td[^>]*>48\.3 \x{b0}C</td>|<td[^>]*>48\.3 \xc2\xb0C<
          'HTML shows the temperature');
 
 # Readings are cached and taken at most once per second (per child
-# process: one keep-alive connection stays on one child).
-Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
+# process: one keep-alive connection stays on one child).  A connection
+# can still move to another child (a child of an older generation closes
+# it after a graceful restart), so up to three rounds are tried; a cache
+# that does not work fails all three.
 my $dir = Apache::Test::vars('serverroot') . '/tmp/cache-zone';
 make_path($dir);
 my $file = "$dir/temp";
 sub put { open my $fh, '>', $file or die $!; print $fh "$_[0]\n"; close $fh }
-put(40000);
-sleep 1.1;                               # let any older snapshot expire
-ok t_cmp(telemetry('nodecache')->{TemperatureC}, '40.0', 'first reading');
-my $t0 = time;
-put(70000);
-my $seen = telemetry('nodecache')->{TemperatureC};
-my $fast = time - $t0 < 0.8;             # only meaningful if quick enough
-ok t_cmp(!$fast || $seen eq '40.0', 1, 'within a second: cached value');
-my $new;
-for (1 .. 30) {                          # bounded: at most ~3 s
-    sleep 0.1;
-    $new = telemetry('nodecache')->{TemperatureC};
-    last if $new eq '70.0';
+
+# One round: returns (first reading, reading right after the change,
+# final reading, seconds until the change showed).
+sub cache_round {
+    Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
+    put(40000);
+    sleep 1.1;                           # let any older snapshot expire
+    my $first = telemetry('nodecache')->{TemperatureC};
+    my $t0 = time;
+    put(70000);
+    my $seen = telemetry('nodecache')->{TemperatureC};
+    my $quick = time - $t0 < 0.8;        # only meaningful if quick enough
+    my $new = '';
+    for (1 .. 30) {                      # bounded: at most ~3 s
+        sleep 0.1;
+        $new = telemetry('nodecache')->{TemperatureC};
+        last if $new eq '70.0';
+    }
+    return ($first, ($quick ? $seen : '40.0'), $new, time - $t0);
 }
-ok t_cmp($new, '70.0', 'after a second: new reading');
-ok t_cmp(time - $t0 >= 0.9, 1, 'the new reading took about a second');
+my @r;
+for (1 .. 3) {
+    @r = cache_round();
+    last if $r[1] eq '40.0' && $r[3] >= 0.9;
+}
+ok t_cmp($r[0], '40.0', 'first reading');
+ok t_cmp($r[1], '40.0', 'within a second: cached value');
+ok t_cmp($r[2], '70.0', 'after a second: new reading');
+ok t_cmp($r[3] >= 0.9, 1, "the new reading took about a second ($r[3] s)");
 unlink $file;
 sleep 1.1;
 ok t_cmp(telemetry('nodecache')->{TemperatureC}, 'unknown',
