@@ -14,6 +14,9 @@
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
+#include "pib_lbconf.h"
+#include "pib_log.h"
+#include "pib_state.h"
 
 module AP_MODULE_DECLARE_DATA pibalance_module;
 
@@ -26,8 +29,11 @@ static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
         return OK;
     }
     if (!pib_lbmethod_bind()) {
-        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, APLOGNO(10700)
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, PIBLOGNO(10000)
                      "mod_proxy must be loaded for mod_pibalance");
+        return !OK;
+    }
+    if (pib_state_setup(pconf, s) != APR_SUCCESS) {
         return !OK;
     }
     return pib_adapt_init(pconf, s) == APR_SUCCESS ? OK : !OK;
@@ -47,7 +53,12 @@ static void pib_register_hooks(apr_pool_t *p)
 {
     ap_register_provider(p, PROXY_LBMETHOD, "pi", "0", &pib_lbmethod);
     ap_hook_pre_config(pib_pre_config, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_post_config(pib_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    static const char *const after_balancer[] = { "mod_proxy_balancer.c",
+                                                  NULL };
+
+    ap_hook_post_config(pib_post_config, after_balancer, NULL,
+                        APR_HOOK_MIDDLE);
+    pib_lbmethod_register(p);
     pib_deflate_register(p);
     pib_upstream_register(p);
     pib_adapt_register(p);
@@ -55,8 +66,8 @@ static void pib_register_hooks(apr_pool_t *p)
 
 AP_DECLARE_MODULE(pibalance) = {
     STANDARD20_MODULE_STUFF,
-    pib_deflate_create_dir, /* create per-directory config */
-    pib_deflate_merge_dir,  /* merge per-directory config */
+    pib_create_dir,         /* create per-directory config */
+    pib_merge_dir,          /* merge per-directory config */
     NULL,                   /* create per-server config */
     NULL,                   /* merge per-server config */
     pib_deflate_cmds,       /* directives */

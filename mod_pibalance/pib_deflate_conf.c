@@ -11,6 +11,7 @@
 #include "apr_lib.h"
 
 #include "pib_deflate_conf.h"
+#include "pib_lbconf.h"
 #include "pib_decide.h"
 
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
@@ -252,5 +253,6 @@ const command_rec pib_deflate_cmds[] = {
                       RSRC_CONF, "On|Off [cpu=PCT] [temp=C] [stat=PATH] "
                       "[thermal=GLOB]: back off when the master is busy "
                       "or hot (default Off)"),
+    PIB_LB_CMDS
     { NULL }
 };

@@ -1,66 +1,362 @@
 /* pib_lbmethod.c -- lbmethod "pi": glue between mod_proxy_balancer and
- * the pure pick in pib_pick.c.
+ * the pure scoring in pib_score.c.
  *
  * mod_proxy's get_best_worker helper walks lbsets, skips disabled,
  * stopped, draining and failed members, and falls back to spares and hot
- * standbys exactly as for the stock methods; it offers each candidate to
- * pib_is_best().  The finder runs under the balancer's thread mutex
- * (taken by mod_proxy_balancer), allocates nothing and never blocks.
+ * standbys exactly as for the stock methods; it offers the candidates,
+ * which we collect.  Each becomes a pib_cand: in flight (mod_proxy's
+ * busy count), the response-time estimate (pib_state), and the weight:
+ * loadfactor x thermal x throttle x slow-start ramp, from the member's
+ * telemetry (mod_pistats' probe, when loaded; missing or stale telemetry
+ * gives factor 1, never a drain).  pib_choose() picks.
+ *
+ * Cost: the finder runs under the balancer's thread mutex (taken by
+ * mod_proxy_balancer), is O(members), allocates nothing and never blocks:
+ * the probe writes telemetry elsewhere, this only reads it.  State
+ * changes (drained, re-admitted, throttled, telemetry stale or back) are
+ * logged once each, whichever child sees them first (compare-and-swap).
  */
 #include "httpd.h"
+#include "http_config.h"
 #include "http_log.h"
 #include "mod_proxy.h"
 
+#include "pib_lbconf.h"
 #include "pib_lbmethod.h"
-#include "pib_pick.h"
+#include "pib_log.h"
+#include "pib_req.h"
+#include "pib_score.h"
+#include "pib_state.h"
+#include "pis_public.h"
 
 APLOG_USE_MODULE(pibalance);
 
+#define PIB_MAX_CANDS 128        /* candidates considered in one pick */
+
 static APR_OPTIONAL_FN_TYPE(proxy_balancer_get_best_worker) *get_best;
+static APR_OPTIONAL_FN_TYPE(pis_get_member_info) *get_info;
 
 int pib_lbmethod_bind(void)
 {
     get_best = APR_RETRIEVE_OPTIONAL_FN(proxy_balancer_get_best_worker);
+    get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_info);
     return get_best != NULL;
 }
 
-static void to_cand(const proxy_worker *w, pib_cand *c)
+/* What lbmethod "pi" makes of one member now. */
+typedef struct {
+    double thermal, throttle, ramp, weight;
+    int drained, fresh, throttled;
+    long cpus;
+    pis_member_info info;
+} pib_view;
+
+static const char *thermal_state(const pib_view *v)
 {
-    c->busy = (unsigned long)w->s->busy;
-    c->lbfactor = w->s->lbfactor;
-    c->lbstatus = w->s->lbstatus;
+    if (!v->fresh) {
+        return "stale";
+    }
+    if (v->drained) {
+        return "drained";
+    }
+    if (v->throttled) {
+        return "throttled";
+    }
+    if (v->thermal < 1.0) {
+        return "warm";
+    }
+    return v->ramp < 1.0 ? "ramping" : "ok";
 }
 
-/* mod_proxy's callback: credit cur, then is cur better than prev? */
-static int pib_is_best(proxy_worker *cur, proxy_worker *prev, void *baton)
+static int swap32(uint32_t *p, uint32_t from, uint32_t to)
 {
-    pib_cand c, p;
+    return __atomic_compare_exchange_n(p, &from, to, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE);
+}
 
-    pib_credit(&cur->s->lbstatus, cur->s->lbfactor, (long *)baton);
-    if (prev == NULL) {
-        return 1;
+static void fmt_temp(const pis_member_info *in, char *buf, size_t n)
+{
+    if (in->tel.has_temp) {
+        int dc = in->tel.temp_dc, a = dc < 0 ? -dc : dc;
+
+        apr_snprintf(buf, n, "%s%d.%d", dc < 0 ? "-" : "", a / 10, a % 10);
     }
-    to_cand(cur, &c);
-    to_cand(prev, &p);
-    return pib_cand_better(&c, &p);
+    else {
+        apr_cpystrn(buf, "unknown", n);
+    }
+}
+
+/* Applies the telemetry's state changes to st, logging each once. */
+static void transitions(server_rec *s, const proxy_worker *w,
+                        pib_mstate *st, pib_view *v, uint32_t now)
+{
+    char temp[24];
+
+    fmt_temp(&v->info, temp, sizeof(temp));
+    if (swap32(&st->stale, !v->fresh, v->fresh ? 0 : 1)) {
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
+                     "pi: %s telemetry %s (factor 1)", w->s->name_ex,
+                     v->fresh ? "back" : "missing or stale");
+    }
+    if (swap32(&st->throttled, !v->throttled, v->throttled)) {
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10204)
+                     "pi: %s %s at %s C (throttle bits 0x%lx)",
+                     w->s->name_ex, v->throttled ? "throttled"
+                     : "no longer throttled", temp,
+                     v->info.tel.throttled);
+    }
+    if (swap32(&st->drained, !v->drained, v->drained)) {
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10201)
+                     "pi: %s %s at %s C", w->s->name_ex,
+                     v->drained ? "drained" : "re-admitted", temp);
+        if (!v->drained) {
+            __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
+        }
+    }
+}
+
+/* Works out the member's view; with `st_update`, applies and logs state
+ * changes (the finder does; the status page only looks). */
+static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
+                        const pib_tuning *t, pib_mstate *st, uint32_t now,
+                        int st_update, pib_view *v)
+{
+    memset(v, 0, sizeof(*v));
+    v->thermal = v->throttle = v->ramp = 1.0;
+    v->cpus = 0;
+    v->fresh = get_info != NULL && get_info(s, b, w, &v->info) == 0
+               && !v->info.tel_stale
+               && (v->info.tel.has_temp || v->info.tel.has_throttled);
+    if (v->fresh && v->info.tel.has_temp) {
+        v->thermal = pib_thermal_factor(t, v->info.tel.temp_dc);
+        v->drained = pib_thermal_drained(t, v->info.tel.temp_dc,
+                                         st ? (int)st->drained : 0);
+    }
+    if (v->fresh && v->info.tel.has_throttled
+        && (v->info.tel.throttled & PIB_THROTTLE_NOW_BITS)) {
+        v->throttled = 1;
+        v->throttle = t->throttle_factor;
+    }
+    if (v->fresh && v->info.tel.has_cpus) {
+        v->cpus = v->info.tel.cpus;
+    }
+    if (st != NULL && st_update) {
+        transitions(s, w, st, v, now);
+    }
+    if (st != NULL && st->up_ms != 0) {
+        v->ramp = pib_ramp(t, (double)(uint32_t)(now - st->up_ms) / 1000.0);
+        if (v->ramp >= 1.0 && st_update) {
+            __atomic_store_n(&st->up_ms, 0, __ATOMIC_RELEASE);
+        }
+    }
+    v->weight = (double)w->s->lbfactor / 100.0 * v->thermal * v->throttle
+                * v->ramp;
+}
+
+/* Members that were unusable (error, disabled, stopped, draining) and are
+ * usable again start their slow start. */
+static void watch_returns(proxy_balancer *b, uint32_t now)
+{
+    int i;
+
+    for (i = 0; i < b->workers->nelts; i++) {
+        proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
+        pib_mstate *st = pib_state_get(b, w);
+        int down = !PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w);
+
+        if (st == NULL) {
+            continue;
+        }
+        if (down) {
+            __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
+        }
+        else if (swap32(&st->down, 1, 0)) {
+            __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
+        }
+    }
+}
+
+typedef struct {
+    proxy_worker *w[PIB_MAX_CANDS];
+    int n;
+} pib_collect;
+
+/* mod_proxy's callback: collect every candidate it offers.  Saying "best"
+ * to the first keeps mod_proxy from offering hot standbys while real
+ * candidates exist. */
+static int collect_cb(proxy_worker *cur, proxy_worker *prev, void *baton)
+{
+    pib_collect *c = baton;
+
+    if (c->n < PIB_MAX_CANDS) {
+        c->w[c->n++] = cur;
+    }
+    return prev == NULL;
+}
+
+/* Per request: which member the current attempt went to, and when. */
+typedef struct {
+    proxy_balancer *b;
+    proxy_worker *w;
+    apr_time_t start;
+    double decay_s;
+} pib_attempt;
+
+static void record(pib_attempt *a, int failed)
+{
+    pib_mstate *st = pib_state_get(a->b, a->w);
+    apr_time_t now = apr_time_now();
+    uint32_t now_ms = (uint32_t)(now / 1000), us, old, next;
+    int tries = 0;
+
+    if (st == NULL) {
+        return;
+    }
+    us = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
+                                                : now - a->start);
+    old = __atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE);
+    if (failed) {                       /* a failed attempt is slow */
+        us = us > 4 * old ? us : 4 * old;
+        us = us < 1000000 ? 1000000 : us;
+    }
+    do {
+        next = pib_est_update(old, now_ms - st->est_ms, us, a->decay_s);
+    } while (!__atomic_compare_exchange_n(&st->est_us, &old, next, 0,
+                                          __ATOMIC_ACQ_REL,
+                                          __ATOMIC_ACQUIRE)
+             && ++tries < 16);
+    __atomic_store_n(&st->est_ms, now_ms, __ATOMIC_RELEASE);
+}
+
+static pib_attempt *attempt_of(request_rec *r)
+{
+    pib_req *q = pib_req_get(r, 1);
+
+    if (q->attempt == NULL) {
+        q->attempt = apr_pcalloc(r->pool, sizeof(pib_attempt));
+    }
+    return q->attempt;
+}
+
+pib_req *pib_req_get(request_rec *r, int create)
+{
+    extern module AP_MODULE_DECLARE_DATA pibalance_module;
+    pib_req *q = ap_get_module_config(r->request_config, &pibalance_module);
+
+    if (q == NULL && create) {
+        q = apr_pcalloc(r->pool, sizeof(*q));
+        ap_set_module_config(r->request_config, &pibalance_module, q);
+    }
+    return q;
+}
+
+/* Fills the candidates; returns how many. */
+static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
+                      const pib_tuning *t, uint32_t now, pib_cand *c)
+{
+    int i;
+
+    for (i = 0; i < col->n; i++) {
+        proxy_worker *w = col->w[i];
+        pib_mstate *st = pib_state_get(b, w);
+        pib_view v;
+        unsigned long cap;
+
+        member_view(r->server, b, w, t, st, now, 1, &v);
+        memset(&c[i], 0, sizeof(c[i]));
+        c[i].inflight = (unsigned long)w->s->busy;
+        c[i].est_us = st ? pib_est_now(st->est_us, now - st->est_ms,
+                                       t->decay_s) : -1.0;
+        c[i].weight = v.weight;
+        c[i].drained = v.drained;
+        cap = pib_inflight_cap(v.thermal, v.cpus);
+        c[i].capped = cap > 0 && c[i].inflight >= cap;
+        c[i].has_temp = v.fresh && v.info.tel.has_temp;
+        c[i].temp_dc = v.info.tel.temp_dc;
+        c[i].credit = w->s->lbstatus;
+    }
+    return col->n;
 }
 
 static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
 {
-    long total = 0;
-    proxy_worker *w;
+    pib_collect col;
+    pib_cand cand[PIB_MAX_CANDS];
+    pib_tuning t;
+    pib_attempt *a;
+    uint32_t now = pib_now_ms();
+    size_t best;
+    int i, n;
 
     if (get_best == NULL) {
         return NULL;
     }
-    w = get_best(balancer, r, pib_is_best, &total);
-    if (w != NULL) {
-        w->s->lbstatus -= (int)total;
-        ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
-                      "pi: %s chose %s (busy %" APR_SIZE_T_FMT ")",
-                      balancer->s->name, w->s->name_ex, w->s->busy);
+    col.n = 0;
+    if (get_best(balancer, r, collect_cb, &col) == NULL || col.n == 0) {
+        return NULL;
     }
-    return w;
+    pib_lbconf_resolve(r->server, balancer, &t);
+    watch_returns(balancer, now);
+    n = fill_cands(r, balancer, &col, &t, now, cand);
+    best = pib_choose(cand, (size_t)n);
+    for (i = 0; i < n; i++) {
+        col.w[i]->s->lbstatus = cand[i].credit;
+    }
+    a = attempt_of(r);
+    if (a->w != NULL) {
+        record(a, 1);                   /* the previous attempt failed */
+    }
+    a->b = balancer;
+    a->w = col.w[best];
+    a->start = apr_time_now();
+    a->decay_s = t.decay_s;
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
+                  "pi: %s chose %s (in flight %lu, estimate %.0f us,"
+                  " weight %.3f)", balancer->s->name, a->w->s->name_ex,
+                  cand[best].inflight, cand[best].est_us, cand[best].weight);
+    return a->w;
+}
+
+/* After all proxy processing: the attempt's response time. */
+static int pib_lb_request_status(int *status, request_rec *r)
+{
+    pib_req *q = pib_req_get(r, 0);
+    pib_attempt *a = q ? q->attempt : NULL;
+
+    if (a != NULL && a->w != NULL) {
+        record(a, !(*status == OK || *status == DONE));
+        a->w = NULL;
+    }
+    return DECLINED;
+}
+
+/* For /pi-status: the effective weight and thermal state of a member of
+ * a balancer that uses lbmethod "pi". */
+static int get_member_weight(server_rec *s, proxy_balancer *b,
+                             proxy_worker *w, double *weight,
+                             const char **state)
+{
+    pib_tuning t;
+    pib_view v;
+
+    if (b->lbmethod == NULL || strcmp(b->lbmethod->name, "pi") != 0) {
+        return -1;
+    }
+    pib_lbconf_resolve(s, b, &t);
+    member_view(s, b, w, &t, pib_state_get(b, w), pib_now_ms(), 0, &v);
+    *weight = v.weight;
+    *state = thermal_state(&v);
+    return 0;
+}
+
+void pib_lbmethod_register(apr_pool_t *p)
+{
+    APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *fn = get_member_weight;
+
+    (void)p;
+    apr_dynamic_fn_register("pib_get_member_weight", (apr_opt_fn_t *)fn);
+    APR_OPTIONAL_HOOK(proxy, request_status, pib_lb_request_status, NULL,
+                      NULL, APR_HOOK_MIDDLE);
 }
 
 static apr_status_t pib_reset(proxy_balancer *balancer, server_rec *s)
@@ -83,7 +379,7 @@ static apr_status_t pib_age(proxy_balancer *balancer, server_rec *s)
 }
 
 /* updatelbstatus is NULL: for sticky picks mod_proxy_balancer then does
- * the same credit bookkeeping we do, which keeps the tie-break fair. */
+ * the same credit bookkeeping we do. */
 const proxy_balancer_method pib_lbmethod = {
     "pi", pib_find, NULL, pib_reset, pib_age, NULL
 };

@@ -12,4 +12,8 @@ extern const proxy_balancer_method pib_lbmethod;
  * (not the pre-config pass).  Returns 0 when mod_proxy is missing. */
 int pib_lbmethod_bind(void);
 
+/* register_hooks: the response-time hook and the optional function
+ * mod_pistats reads effective weights through. */
+void pib_lbmethod_register(apr_pool_t *p);
+
 #endif /* PIB_LBMETHOD_H */

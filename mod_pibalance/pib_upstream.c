@@ -28,6 +28,7 @@
 #include "pib_log.h"
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
+#include "pib_req.h"
 
 APLOG_USE_MODULE(pibalance);
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
@@ -97,13 +98,13 @@ static int pib_is_http_scheme(const char *url)
 
 static pib_kept *pib_kept_get(request_rec *r, int create)
 {
-    pib_kept *k = ap_get_module_config(r->request_config,
-                                       &pibalance_module);
+    pib_req *q = pib_req_get(r, create);
+    pib_kept *k = q ? q->upstream : NULL;
 
     if (k == NULL && create) {
         k = apr_pcalloc(r->pool, sizeof(*k));
         k->kept = apr_table_make(r->pool, 4);
-        ap_set_module_config(r->request_config, &pibalance_module, k);
+        q->upstream = k;
     }
     return k;
 }

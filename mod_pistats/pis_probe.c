@@ -56,6 +56,8 @@ typedef struct {
     apr_size_t len;
     const char *error;             /* NULL: good so far */
     char errbuf[PIS_ERR_MAX];
+    int stored;                    /* the result is in shared memory */
+    server_rec *s;                 /* for the log */
 } probe_t;
 
 static int probe_active;
@@ -199,12 +201,37 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
     }
 }
 
+/* Ends a probe that is done or failed: the result goes to shared memory
+ * at once, so a slow member does not delay the others' results. */
+static void probe_finish(probe_t *p)
+{
+    pis_telemetry t;
+
+    if (p->stored || (p->error == NULL && p->state != P_DONE)) {
+        return;
+    }
+    if (p->fd >= 0) {
+        close(p->fd);
+        p->fd = -1;
+    }
+    memset(&t, 0, sizeof(t));
+    if (p->error == NULL) {
+        probe_parse(p, &t);
+    }
+    probe_store(p, p->s, &t);
+    p->stored = 1;
+}
+
 /* Runs every started probe to its end or deadline. */
 static void probe_poll(probe_t **ps, int n)
 {
-    struct pollfd *fds = calloc((size_t)n, sizeof(*fds));
+    struct pollfd *fds;
     int i;
 
+    if (n <= 0 || n > PIS_PROBE_MAX_TARGETS) {
+        return;
+    }
+    fds = calloc((size_t)n, sizeof(*fds));
     if (fds == NULL) {
         for (i = 0; i < n; i++) {
             ps[i]->error = ps[i]->error ? ps[i]->error : "out of memory";
@@ -227,6 +254,7 @@ static void probe_poll(probe_t **ps, int n)
                              "no answer within %" APR_TIME_T_FMT " ms",
                              apr_time_as_msec(p->deadline - p->started));
                 p->error = p->errbuf;
+                probe_finish(p);
                 continue;
             }
             fds[i].fd = p->fd;
@@ -251,6 +279,7 @@ static void probe_poll(probe_t **ps, int n)
             else {
                 probe_read(ps[i]);
             }
+            probe_finish(ps[i]);
         }
     }
     free(fds);
@@ -333,21 +362,16 @@ static void probe_round(apr_pool_t *pool, server_rec *main_s)
     probe_t **ps;
     int n = collect(pool, main_s, &ps), i;
 
-    if (n == 0) {
-        return;
+    for (i = 0; i < n; i++) {
+        ps[i]->s = main_s;
+        probe_finish(ps[i]);               /* failed before connecting */
     }
     probe_poll(ps, n);
     for (i = 0; i < n; i++) {
-        pis_telemetry t;
-
+        probe_finish(ps[i]);
         if (ps[i]->fd >= 0) {
             close(ps[i]->fd);
         }
-        memset(&t, 0, sizeof(t));
-        if (ps[i]->error == NULL) {
-            probe_parse(ps[i], &t);
-        }
-        probe_store(ps[i], main_s, &t);
     }
 }
 

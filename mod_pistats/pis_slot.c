@@ -204,7 +204,9 @@ void pis_slot_tel_write(pis_slot *s, uint32_t now_s, uint32_t now_ms,
 
     STORE(&d->seq, seq | 1);                  /* odd: writing */
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    d->tried_ms = now_ms;
+    if (d->tried_ms == 0) {
+        d->tried_ms = now_ms;              /* else the claim's stamp stays */
+    }
     if (error == NULL) {
         d->t = *t;
         d->ok_ms = now_ms;

@@ -6,11 +6,11 @@ use warnings;
 use Apache2::RequestRec ();
 use Apache2::Const -compile => qw(OK);
 
-# Accepts the request and never answers (for 3 s: bounded, so the
+# Accepts the request and never answers (for 2 s: bounded, so the
 # server's threads come back).
 sub hang {
     my $r = shift;
-    sleep 3;
+    sleep 2;
     return Apache2::Const::OK;
 }
 

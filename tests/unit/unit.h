@@ -35,6 +35,7 @@ extern int unit_passed, unit_failed;
 
 /* Suites. */
 void test_pick(void);
+void test_score(void);
 void test_sensor(void);
 void test_render(void);
 void test_render_snap(void);

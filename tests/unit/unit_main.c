@@ -17,6 +17,7 @@ void unit_buf_emit(void *ctx, const char *s, size_t n)
 int main(void)
 {
     test_pick();
+    test_score();
     test_sensor();
     test_render();
     test_render_snap();

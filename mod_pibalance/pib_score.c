@@ -1,0 +1,224 @@
+/* pib_score.c -- lbmethod "pi": pick the member with the lowest expected
+ * wait (see pib_score.h).
+ *
+ * Worked example (tests/unit/test_score.c replays it).  Three members of
+ * loadfactor 1; C is warm (74 C with PiBalanceThermal 70 80 and floor
+ * 0.1: thermal factor 1 - 0.9 x 4/10 = 0.64):
+ *
+ *   member | in flight | estimate | weight | wait = (n+1) x est / weight
+ *   -------+-----------+----------+--------+----------------------------
+ *     A    |     2     |  10 ms   |  1.00  |  30 ms
+ *     B    |     0     |  20 ms   |  1.00  |  20 ms   <- chosen
+ *     C    |     1     |  10 ms   |  0.64  |  31 ms
+ *
+ * With B's request in flight, B's wait is 40 ms and A (30 ms) is next.
+ *
+ * Two rules keep Apache's meaning of loadfactor where waits do not
+ * differ:
+ * - idle members (nothing in flight) compare by estimate alone, and only
+ *   when one is PIB_IDLE_TOLERANCE times and PIB_IDLE_MIN_DIFF_US faster:
+ *   a request to an idle node waits its service time, whatever the
+ *   node's weight, and sub-millisecond jitter is no signal;
+ * - waits within 1% of each other, and idle members closer than that,
+ *   are ties, broken by a smooth weighted round-robin over the effective
+ *   weights (byrequests' bookkeeping), so sequential traffic shares in
+ *   proportion to loadfactor x thermal x throttle x ramp.
+ * Expected waits are compared by cross-multiplying, never dividing.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "pib_score.h"
+
+#define PIB_MEDIAN_MAX 256             /* estimates considered for it */
+
+void pib_tuning_default(pib_tuning *t)
+{
+    t->decay_s = PIB_DEFAULT_DECAY_S;
+    t->soft_dc = PIB_DEFAULT_SOFT_DC;
+    t->hard_dc = PIB_DEFAULT_HARD_DC;
+    t->floor = PIB_DEFAULT_FLOOR;
+    t->hyst_dc = PIB_DEFAULT_HYST_DC;
+    t->throttle_factor = PIB_DEFAULT_THROTTLE;
+    t->slowstart_s = PIB_DEFAULT_SLOWSTART_S;
+}
+
+double pib_thermal_factor(const pib_tuning *t, int temp_dc)
+{
+    if (temp_dc <= t->soft_dc) {
+        return 1.0;
+    }
+    if (temp_dc >= t->hard_dc) {
+        return t->floor;
+    }
+    return 1.0 - (1.0 - t->floor) * (double)(temp_dc - t->soft_dc)
+                 / (double)(t->hard_dc - t->soft_dc);
+}
+
+int pib_thermal_drained(const pib_tuning *t, int temp_dc, int was_drained)
+{
+    if (was_drained) {
+        return temp_dc >= t->hard_dc - t->hyst_dc;
+    }
+    return temp_dc > t->hard_dc;
+}
+
+double pib_ramp(const pib_tuning *t, double since_s)
+{
+    if (t->slowstart_s <= 0 || since_s >= t->slowstart_s) {
+        return 1.0;
+    }
+    if (since_s < 0) {
+        since_s = 0;
+    }
+    return PIB_RAMP_START + (1.0 - PIB_RAMP_START) * since_s / t->slowstart_s;
+}
+
+unsigned long pib_inflight_cap(double thermal_factor, long cpus)
+{
+    double cap;
+
+    if (thermal_factor >= 1.0) {
+        return 0;
+    }
+    cap = ceil((double)(cpus > 0 ? cpus : 4) * thermal_factor);
+    return cap < 1 ? 1 : (unsigned long)cap;
+}
+
+uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
+                        double decay_s)
+{
+    double w, v;
+
+    if (sample_us == 0) {
+        sample_us = 1;
+    }
+    if (est_us == 0 || sample_us >= est_us) {
+        return sample_us;              /* first, or slower: take it now */
+    }
+    w = exp(-(double)dt_ms / (decay_s * 1000.0));
+    v = (double)est_us * w + (double)sample_us * (1.0 - w);
+    return v < 1.0 ? 1 : (uint32_t)(v + 0.5);
+}
+
+double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s)
+{
+    if (est_us == 0) {
+        return -1.0;
+    }
+    return (double)est_us * pow(0.5, (double)age_ms / (decay_s * 1000.0));
+}
+
+/* (n + 1) x est / weight of a against b, cross-multiplied: < 0, 0, > 0. */
+static int compare_waits(const pib_cand *a, const pib_cand *b)
+{
+    double wa = (double)(a->inflight + 1) * a->est_us * b->weight;
+    double wb = (double)(b->inflight + 1) * b->est_us * a->weight;
+
+    if (wa < wb * 0.99) {
+        return -1;
+    }
+    if (wb < wa * 0.99) {
+        return 1;
+    }
+    return 0;
+}
+
+int pib_better(const pib_cand *a, const pib_cand *b)
+{
+    int cmp;
+
+    if (a->drained != b->drained) {
+        return !a->drained;
+    }
+    if (a->drained) {                  /* every member is too hot */
+        if (a->has_temp != b->has_temp) {
+            return a->has_temp;
+        }
+        if (a->has_temp && a->temp_dc != b->temp_dc) {
+            return a->temp_dc < b->temp_dc;
+        }
+        return a->credit > b->credit;
+    }
+    if (a->capped != b->capped) {
+        return !a->capped;
+    }
+    if (a->inflight == 0 && b->inflight == 0) {
+        cmp = fabs(a->est_us - b->est_us) < PIB_IDLE_MIN_DIFF_US ? 0
+              : a->est_us * PIB_IDLE_TOLERANCE < b->est_us ? -1
+              : b->est_us * PIB_IDLE_TOLERANCE < a->est_us ? 1 : 0;
+    }
+    else {
+        cmp = compare_waits(a, b);
+    }
+    return cmp != 0 ? cmp < 0 : a->credit > b->credit;
+}
+
+/* Median of the known estimates (insertion sort: n is small). */
+static double median_estimate(const pib_cand *c, size_t n)
+{
+    double v[PIB_MEDIAN_MAX];
+    size_t k = 0, i, j;
+
+    for (i = 0; i < n && k < PIB_MEDIAN_MAX; i++) {
+        if (c[i].est_us >= 0) {
+            double x = c[i].est_us;
+
+            for (j = k; j > 0 && v[j - 1] > x; j--) {
+                v[j] = v[j - 1];
+            }
+            v[j] = x;
+            k++;
+        }
+    }
+    if (k == 0) {
+        return 1.0;                    /* nothing known: all equal */
+    }
+    return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2.0;
+}
+
+size_t pib_choose(pib_cand *c, size_t n)
+{
+    double median = median_estimate(c, n);
+    long total = 0;
+    size_t i, best = 0;
+
+    for (i = 0; i < n; i++) {
+        int gain = (int)(c[i].weight * 100.0 + 0.5);
+
+        if (c[i].est_us < 0) {
+            c[i].est_us = median;
+        }
+        if (c[i].weight <= 0) {
+            c[i].weight = 0.01;
+        }
+        gain = gain < 1 ? 1 : gain;
+        c[i].credit += gain;
+        total += gain;
+    }
+    for (i = 1; i < n; i++) {
+        if (pib_better(&c[i], &c[best])) {
+            best = i;
+        }
+    }
+    c[best].credit -= (int)total;
+    return best;
+}
+
+int pib_parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v;
+
+    if (s == NULL || *s == '\0' || *s == ' ' || *s == '\t') {
+        return -1;
+    }
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno != 0 || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
+        return -1;
+    }
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,97 @@
+/* pib_score.h -- lbmethod "pi": expected wait, heat, throttling, slow
+ * start.  Pure logic (libc and libm), unit-tested in tests/unit.
+ *
+ * A member's expected wait is (in flight + 1) x estimate / weight, where
+ *   estimate = a peak-EWMA of its response time (time constant
+ *              PiBalanceDecay: a slowdown is taken at once, forgiven
+ *              slowly; without new samples it halves every PiBalanceDecay,
+ *              so a member that was slow once is tried again);
+ *   weight   = loadfactor x thermal x throttle x slow-start ramp.
+ * See pib_score.c for the worked example and docs/lbmethod-pi.md.
+ */
+#ifndef PIB_SCORE_H
+#define PIB_SCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Settings of one balancer (PiBalance* directives, merged). */
+typedef struct {
+    double decay_s;            /* PiBalanceDecay */
+    int soft_dc, hard_dc;      /* PiBalanceThermal, tenths of C */
+    double floor;              /* PiBalanceThermalFloor */
+    int hyst_dc;               /* PiBalanceThermalHysteresis, tenths */
+    double throttle_factor;    /* PiBalanceThrottleFactor */
+    double slowstart_s;        /* PiBalanceSlowStart */
+} pib_tuning;
+
+#define PIB_DEFAULT_DECAY_S      10.0
+#define PIB_DEFAULT_SOFT_DC      700
+#define PIB_DEFAULT_HARD_DC      800
+#define PIB_DEFAULT_FLOOR        0.1
+#define PIB_DEFAULT_HYST_DC      50
+#define PIB_DEFAULT_THROTTLE     0.5
+#define PIB_DEFAULT_SLOWSTART_S  30.0
+#define PIB_RAMP_START           0.1   /* slow start begins at 10% */
+#define PIB_THROTTLE_NOW_BITS    0xeUL /* capped, throttled, soft limit */
+#define PIB_IDLE_TOLERANCE       2.0   /* idle members: estimates this far
+                                          apart decide, closer ones tie */
+#define PIB_IDLE_MIN_DIFF_US     5000.0 /* ... and at least this far: sub-
+                                          millisecond jitter is no signal */
+
+void pib_tuning_default(pib_tuning *t);
+
+/* Thermal factor for a temperature: 1 at or below soft, falling linearly
+ * to floor at hard (and floor above; draining is pib_thermal_drained's
+ * call). */
+double pib_thermal_factor(const pib_tuning *t, int temp_dc);
+
+/* Hysteresis: drained above hard; once drained, re-admitted only below
+ * hard - hysteresis. */
+int pib_thermal_drained(const pib_tuning *t, int temp_dc, int was_drained);
+
+/* Slow start: the weight multiplier `since_s` seconds after a member came
+ * back: 10% rising linearly to 100% at slowstart_s. */
+double pib_ramp(const pib_tuning *t, double since_s);
+
+/* The in-flight cap of a warm member: its CPUs (4 when unknown) scaled
+ * by the thermal factor, at least 1; 0 means no cap (factor 1). */
+unsigned long pib_inflight_cap(double thermal_factor, long cpus);
+
+/* Peak-EWMA: a sample above the estimate replaces it; one below pulls it
+ * down with weight 1 - e^(-dt/decay).  est 0 means no estimate yet. */
+uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
+                        double decay_s);
+
+/* The estimate as seen `age_ms` after its last sample: halved every
+ * decay_s, so a member nobody picks is retried in time. */
+double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s);
+
+/* One candidate of a pick. */
+typedef struct {
+    unsigned long inflight;    /* requests in flight to it */
+    double est_us;             /* estimate; < 0: no sample yet */
+    double weight;             /* effective weight (> 0) */
+    int drained;               /* too hot: only if every member is */
+    int capped;                /* at its in-flight cap */
+    int has_temp;
+    int temp_dc;               /* for the all-drained fallback */
+    int credit;                /* smooth round-robin credit (lbstatus) */
+} pib_cand;
+
+/* Chooses among n candidates (n >= 1): fills unknown estimates with the
+ * median of the known ones, skips drained and capped members unless all
+ * are (all drained: the coolest), compares expected waits, and breaks
+ * ties with the smooth weighted round-robin credit, which it updates
+ * (every candidate gains its weight in percent, the winner pays back the
+ * total).  Returns the index of the winner.  Allocates nothing. */
+size_t pib_choose(pib_cand *c, size_t n);
+
+/* The comparison pib_choose uses: nonzero when a is strictly better. */
+int pib_better(const pib_cand *a, const pib_cand *b);
+
+/* Directive values: a decimal number within [lo, hi].  Returns 0, or -1
+ * for garbage or a value outside the range. */
+int pib_parse_number(const char *s, double lo, double hi, double *out);
+
+#endif /* PIB_SCORE_H */

@@ -1,0 +1,93 @@
+/* pib_state.c -- per-member state of lbmethod "pi" (see pib_state.h). */
+#include "httpd.h"
+#include "http_config.h"
+#include "http_log.h"
+#include "apr_shm.h"
+
+#include "pib_log.h"
+#include "pib_state.h"
+
+APLOG_USE_MODULE(pibalance);
+
+typedef struct {
+    const proxy_balancer *b;
+    unsigned base, max;
+} bal_range;
+
+static pib_mstate *states;                 /* this generation's segment */
+static bal_range *ranges;                  /* read-only after post_config */
+static int nranges;
+
+uint32_t pib_now_ms(void)
+{
+    return (uint32_t)(apr_time_now() / 1000);
+}
+
+static proxy_server_conf *proxy_conf(server_rec *s)
+{
+    module *m = ap_find_linked_module("mod_proxy.c");
+
+    return m ? ap_get_module_config(s->module_config, m) : NULL;
+}
+
+apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s)
+{
+    apr_array_header_t *r = apr_array_make(pconf, 8, sizeof(bal_range));
+    unsigned total = 0;
+    apr_shm_t *shm;
+    apr_status_t rv;
+    server_rec *v;
+
+    states = NULL;
+    for (v = s; v != NULL; v = v->next) {
+        proxy_server_conf *pc = proxy_conf(v);
+        int i;
+
+        for (i = 0; pc != NULL && i < pc->balancers->nelts; i++) {
+            proxy_balancer *b = &APR_ARRAY_IDX(pc->balancers, i,
+                                               proxy_balancer);
+            bal_range *br = apr_array_push(r);
+
+            br->b = b;
+            br->base = total;
+            br->max = b->max_workers > 0 ? (unsigned)b->max_workers
+                      : (unsigned)b->workers->nelts;
+            total += br->max;
+        }
+    }
+    ranges = (bal_range *)r->elts;
+    nranges = r->nelts;
+    if (total == 0) {
+        return APR_SUCCESS;
+    }
+    /* Anonymous, on pconf: inherited by this generation's children, gone
+     * with it. */
+    rv = apr_shm_create(&shm, total * sizeof(pib_mstate), NULL, pconf);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, rv, s, PIBLOGNO(10200)
+                     "cannot create shared memory for %u members:"
+                     " lbmethod pi runs without estimates or heat", total);
+        return APR_SUCCESS;
+    }
+    states = apr_shm_baseaddr_get(shm);
+    memset(states, 0, total * sizeof(pib_mstate));
+    return APR_SUCCESS;
+}
+
+pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w)
+{
+    int i;
+
+    if (states == NULL) {
+        return NULL;
+    }
+    for (i = 0; i < nranges; i++) {
+        if (ranges[i].b == b) {
+            unsigned idx = w->s->index;
+
+            return idx < ranges[i].max ? &states[ranges[i].base + idx]
+                                       : NULL;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,40 @@
+/* pib_state.h -- lbmethod "pi"'s per-member state, shared by all
+ * children: response-time estimate, heat drain, slow-start ramp, and
+ * what was last logged.
+ *
+ * One anonymous segment per configuration generation, sized for every
+ * balancer's max_workers (growth included) and indexed by the member's
+ * slot in its balancer (worker->s->index).  Made in post_config on pconf,
+ * so a restart replaces it: the estimates are learnt again within a few
+ * requests (mod_pistats keeps the long-lived statistics).
+ */
+#ifndef PIB_STATE_H
+#define PIB_STATE_H
+
+#include <stdint.h>
+
+#include "httpd.h"
+#include "mod_proxy.h"
+
+typedef struct {
+    uint32_t est_us;       /* peak-EWMA of response time, 0: no sample */
+    uint32_t est_ms;       /* clock of the last sample */
+    uint32_t drained;      /* 1: drained for heat */
+    uint32_t throttled;    /* 1: throttle bits set (as last logged) */
+    uint32_t stale;        /* 1: no fresh telemetry (as last logged) */
+    uint32_t down;         /* 1: unusable when last looked at */
+    uint32_t up_ms;        /* slow start began (clock), 0: none */
+    uint32_t pad;
+} pib_mstate;
+
+/* post_config: one segment for all balancers of all servers. */
+apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s);
+
+/* The state of member w of balancer b, or NULL.  Lock-free. */
+pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w);
+
+/* Milliseconds of the wall clock (wraps every 49 days; differences are
+ * taken unsigned). */
+uint32_t pib_now_ms(void);
+
+#endif /* PIB_STATE_H */

@@ -1,0 +1,208 @@
+/* test_score.c -- lbmethod "pi": expected wait, heat, throttle, slow
+ * start, the all-hot fallback, and no starvation after a slowdown. */
+#include <math.h>
+
+#include "unit.h"
+#include "pib_score.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+static pib_cand cand(unsigned long inflight, double est_ms, double weight)
+{
+    pib_cand c;
+
+    memset(&c, 0, sizeof(c));
+    c.inflight = inflight;
+    c.est_us = est_ms * 1000.0;
+    c.weight = weight;
+    return c;
+}
+
+/* The worked example in pib_score.c. */
+static void worked_example(void)
+{
+    pib_tuning t;
+    pib_cand c[3];
+    double warm;
+
+    pib_tuning_default(&t);
+    warm = pib_thermal_factor(&t, 740);
+    CHECK(NEAR(warm, 0.64));
+    c[0] = cand(2, 10, 1.0);
+    c[1] = cand(0, 20, 1.0);
+    c[2] = cand(1, 10, warm);
+    CHECK_INT(pib_choose(c, 3), 1);
+    c[1].inflight = 1;
+    CHECK_INT(pib_choose(c, 3), 0);
+}
+
+/* Thermal curve: 1 at soft, floor at hard, linear between. */
+static void thermal_curve(void)
+{
+    static const struct { int dc; double f; } want[] = {
+        { 200, 1.0 }, { 700, 1.0 }, { 750, 0.55 }, { 790, 0.19 },
+        { 800, 0.1 }, { 900, 0.1 },
+    };
+    pib_tuning t;
+    size_t i;
+
+    pib_tuning_default(&t);
+    for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+        CHECK(fabs(pib_thermal_factor(&t, want[i].dc) - want[i].f) < 1e-9);
+    }
+    t.floor = 0.5;
+    CHECK(NEAR(pib_thermal_factor(&t, 750), 0.75));
+}
+
+/* Drained above hard, re-admitted below hard - hysteresis. */
+static void hysteresis(void)
+{
+    static const struct { int dc, was, now; } steps[] = {
+        { 790, 0, 0 }, { 800, 0, 0 }, { 801, 0, 1 }, { 850, 1, 1 },
+        { 780, 1, 1 }, { 751, 1, 1 }, { 750, 1, 1 }, { 749, 1, 0 },
+        { 790, 0, 0 },
+    };
+    pib_tuning t;
+    size_t i;
+
+    pib_tuning_default(&t);
+    for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+        CHECK_INT(pib_thermal_drained(&t, steps[i].dc, steps[i].was),
+                  steps[i].now);
+    }
+}
+
+static void slow_start(void)
+{
+    pib_tuning t;
+
+    pib_tuning_default(&t);
+    CHECK(NEAR(pib_ramp(&t, 0), 0.1));
+    CHECK(NEAR(pib_ramp(&t, 15), 0.55));
+    CHECK(NEAR(pib_ramp(&t, 30), 1.0));
+    CHECK(NEAR(pib_ramp(&t, 300), 1.0));
+    CHECK(NEAR(pib_ramp(&t, -5), 0.1));
+    t.slowstart_s = 0;
+    CHECK(NEAR(pib_ramp(&t, 0), 1.0));
+}
+
+static void caps(void)
+{
+    CHECK_INT(pib_inflight_cap(1.0, 4), 0);
+    CHECK_INT(pib_inflight_cap(0.64, 4), 3);
+    CHECK_INT(pib_inflight_cap(0.5, 4), 2);
+    CHECK_INT(pib_inflight_cap(0.1, 4), 1);
+    CHECK_INT(pib_inflight_cap(0.5, 0), 2);     /* CPUs unknown: 4 */
+    CHECK_INT(pib_inflight_cap(0.3, 16), 5);
+}
+
+/* Peak-EWMA: slowdowns at once, recovery with the time constant. */
+static void estimator(void)
+{
+    uint32_t e = pib_est_update(0, 0, 5000, 10);
+
+    CHECK_INT(e, 5000);
+    CHECK_INT(pib_est_update(e, 1, 50000, 10), 50000);
+    /* one time constant later a fast sample covers 63% of the way */
+    e = pib_est_update(50000, 10000, 5000, 10);
+    CHECK(fabs((double)e - (5000 + 45000 * exp(-1.0))) < 1.0);
+    /* no sample for one decay: halved; for three: an eighth */
+    CHECK(NEAR(pib_est_now(8000, 10000, 10), 4000));
+    CHECK(NEAR(pib_est_now(8000, 30000, 10), 1000));
+    CHECK(pib_est_now(0, 0, 10) < 0);
+}
+
+/* Heat: drained members only when all are; then the coolest. */
+static void all_hot(void)
+{
+    pib_cand c[3];
+
+    c[0] = cand(0, 10, 1);
+    c[1] = cand(5, 10, 1);
+    c[2] = cand(0, 1, 1);
+    c[0].drained = c[2].drained = 1;
+    CHECK_INT(pib_choose(c, 3), 1);              /* the only cool one */
+    c[1].drained = 1;
+    c[0].has_temp = c[1].has_temp = c[2].has_temp = 1;
+    c[0].temp_dc = 905;
+    c[1].temp_dc = 880;
+    c[2].temp_dc = 910;
+    CHECK_INT(pib_choose(c, 3), 1);              /* the coolest */
+}
+
+/* A capped member is skipped while another can take the request. */
+static void capped(void)
+{
+    pib_cand c[2];
+
+    c[0] = cand(2, 1, 1);
+    c[1] = cand(6, 10, 1);
+    c[0].capped = 1;
+    CHECK_INT(pib_choose(c, 2), 1);
+    c[1].capped = 1;
+    CHECK_INT(pib_choose(c, 2), 0);              /* all capped: waits */
+}
+
+/* Idle members: loadfactor shares (1:3), unknown estimates = median. */
+static void idle_shares(void)
+{
+    pib_cand c[2];
+    int n[2] = { 0, 0 }, i;
+
+    c[0] = cand(0, 5, 1);
+    c[1] = cand(0, 6, 3);
+    for (i = 0; i < 400; i++) {
+        c[0].est_us = 5000;
+        c[1].est_us = 6000;
+        n[pib_choose(c, 2)]++;
+    }
+    CHECK_INT(n[0], 100);
+    CHECK_INT(n[1], 300);
+    /* twice as slow and idle: the faster one */
+    c[0] = cand(0, 5, 1);
+    c[1] = cand(0, 11, 1);
+    CHECK_INT(pib_choose(c, 2), 0);
+    /* no sample yet: the median of the others */
+    c[0] = cand(1, 10, 1);
+    c[1] = cand(1, 30, 1);
+    c[2 - 1].est_us = -1;
+    pib_choose(c, 2);
+    CHECK(NEAR(c[1].est_us, 10000));
+}
+
+/* A transient slowdown does not starve a member (traefik#12306): with a
+ * simulated clock, 10 requests a second, A steadily 10 ms with two in
+ * flight, B slow once (1 s): B is tried again within a minute. */
+static void no_starvation(void)
+{
+    pib_tuning t;
+    uint32_t b_est = 1000000, b_ms = 0, now;
+    int retried_at = -1;
+
+    pib_tuning_default(&t);
+    for (now = 0; now <= 120000 && retried_at < 0; now += 100) {
+        pib_cand c[2];
+
+        c[0] = cand(2, 10, 1);
+        c[1] = cand(0, 0, 1);
+        c[1].est_us = pib_est_now(b_est, now - b_ms, t.decay_s);
+        if (pib_choose(c, 2) == 1) {
+            retried_at = (int)now;
+        }
+    }
+    CHECK(retried_at > 0 && retried_at < 60000);
+}
+
+void test_score(void)
+{
+    worked_example();
+    thermal_curve();
+    hysteresis();
+    slow_start();
+    caps();
+    estimator();
+    all_hot();
+    capped();
+    idle_shares();
+    no_starvation();
+}
