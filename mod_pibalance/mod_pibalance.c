@@ -1,6 +1,6 @@
 /* mod_pibalance.c -- module wiring: registers lbmethod "pi" and checks
  * its dependencies.  The method lives in pib_lbmethod.c, the pick in
- * pib_pick.c.  Deflate offload: directives in pib_deflate_conf.c, the
+ * pib_score.c.  Deflate offload: directives in pib_deflate_conf.c, the
  * filter in pib_deflate.c, the upstream request in pib_upstream.c.
  */
 #include "httpd.h"

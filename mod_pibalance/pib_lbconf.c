@@ -7,6 +7,7 @@
 #include "apr_strings.h"
 
 #include "pib_lbconf.h"
+#include "pib_state.h"
 
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
 
@@ -64,8 +65,9 @@ void pib_lbconf_resolve(server_rec *s, proxy_balancer *b, pib_tuning *out)
 {
     const pib_dir_conf *srv = ap_get_module_config(s->lookup_defaults,
                                                    &pibalance_module);
-    const pib_dir_conf *sec = b->section_config
-        ? ap_get_module_config(b->section_config, &pibalance_module) : NULL;
+    ap_conf_vector_t *v = pib_state_section(b);
+    const pib_dir_conf *sec = v ? ap_get_module_config(v, &pibalance_module)
+                                : NULL;
     pib_lbconf c, none;
 
     lb_unset(&none);

@@ -93,10 +93,18 @@ static void transitions(server_rec *s, const proxy_worker *w,
     char temp[24];
 
     fmt_temp(&v->info, temp, sizeof(temp));
-    if (swap32(&st->stale, !v->fresh, v->fresh ? 0 : 1)) {
+    /* stale: 0 never fresh yet (silent), 1 fresh, 2 stale since */
+    if (v->fresh) {
+        swap32(&st->stale, 0, 1);
+        if (swap32(&st->stale, 2, 1)) {
+            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
+                         "pi: %s telemetry back", w->s->name_ex);
+        }
+    }
+    else if (swap32(&st->stale, 1, 2)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
-                     "pi: %s telemetry %s (factor 1)", w->s->name_ex,
-                     v->fresh ? "back" : "missing or stale");
+                     "pi: %s telemetry missing or stale: thermal factor"
+                     " 1", w->s->name_ex);
     }
     if (swap32(&st->throttled, !v->throttled, v->throttled)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10204)
@@ -172,6 +180,8 @@ static void watch_returns(proxy_balancer *b, uint32_t now)
         }
         else if (swap32(&st->down, 1, 0)) {
             __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
+            ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
+                         "pi: %s usable again: slow start", w->s->name_ex);
         }
     }
 }

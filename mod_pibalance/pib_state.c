@@ -12,6 +12,7 @@ APLOG_USE_MODULE(pibalance);
 typedef struct {
     const proxy_balancer *b;
     unsigned base, max;
+    ap_conf_vector_t *section;    /* its <Proxy> section, or NULL */
 } bal_range;
 
 static pib_mstate *states;                 /* this generation's segment */
@@ -28,6 +29,43 @@ static proxy_server_conf *proxy_conf(server_rec *s)
     module *m = ap_find_linked_module("mod_proxy.c");
 
     return m ? ap_get_module_config(s->module_config, m) : NULL;
+}
+
+/* The <Proxy "balancer://..."> section of b.  mod_proxy records it in
+ * b->section_config only when the section line has parameters, so look
+ * among the server's <Proxy> sections too. */
+static ap_conf_vector_t *find_section(proxy_server_conf *pc,
+                                      const proxy_balancer *b)
+{
+    module *m = ap_find_linked_module("mod_proxy.c");
+    int i;
+
+    if (b->section_config != NULL || m == NULL) {
+        return b->section_config;
+    }
+    for (i = 0; i < pc->sec_proxy->nelts; i++) {
+        ap_conf_vector_t *v = APR_ARRAY_IDX(pc->sec_proxy, i,
+                                            ap_conf_vector_t *);
+        const proxy_dir_conf *d = ap_get_module_config(v, m);
+
+        if (d != NULL && d->p != NULL && d->r == NULL
+            && strcasecmp(d->p, b->s->name) == 0) {
+            return v;
+        }
+    }
+    return NULL;
+}
+
+ap_conf_vector_t *pib_state_section(const proxy_balancer *b)
+{
+    int i;
+
+    for (i = 0; i < nranges; i++) {
+        if (ranges[i].b == b) {
+            return ranges[i].section;
+        }
+    }
+    return b->section_config;
 }
 
 apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s)
@@ -49,6 +87,7 @@ apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s)
             bal_range *br = apr_array_push(r);
 
             br->b = b;
+            br->section = find_section(pc, b);
             br->base = total;
             br->max = b->max_workers > 0 ? (unsigned)b->max_workers
                       : (unsigned)b->workers->nelts;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "httpd.h"
+#include "http_config.h"
 #include "mod_proxy.h"
 
 typedef struct {
@@ -21,7 +22,7 @@ typedef struct {
     uint32_t est_ms;       /* clock of the last sample */
     uint32_t drained;      /* 1: drained for heat */
     uint32_t throttled;    /* 1: throttle bits set (as last logged) */
-    uint32_t stale;        /* 1: no fresh telemetry (as last logged) */
+    uint32_t stale;        /* 0 never fresh, 1 fresh, 2 stale since */
     uint32_t down;         /* 1: unusable when last looked at */
     uint32_t up_ms;        /* slow start began (clock), 0: none */
     uint32_t pad;
@@ -32,6 +33,9 @@ apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s);
 
 /* The state of member w of balancer b, or NULL.  Lock-free. */
 pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w);
+
+/* The configuration vector of b's <Proxy> section, or NULL. */
+ap_conf_vector_t *pib_state_section(const proxy_balancer *b);
 
 /* Milliseconds of the wall clock (wraps every 49 days; differences are
  * taken unsigned). */

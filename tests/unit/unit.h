@@ -34,7 +34,6 @@ extern int unit_passed, unit_failed;
 } while (0)
 
 /* Suites. */
-void test_pick(void);
 void test_score(void);
 void test_sensor(void);
 void test_render(void);

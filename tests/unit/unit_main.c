@@ -16,7 +16,6 @@ void unit_buf_emit(void *ctx, const char *s, size_t n)
 
 int main(void)
 {
-    test_pick();
     test_score();
     test_sensor();
     test_render();
