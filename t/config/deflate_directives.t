@@ -55,7 +55,7 @@ plan tests => 2 * @bad + 2, need_module 'pibalance';
 
 my $vars = Apache::Test::config()->{vars};
 my $httpd = $vars->{httpd};
-my $libexec = `$vars->{apxs} -q LIBEXECDIR`;
+my $libexec = `@{[ $vars->{apxs} || "apxs" ]} -q LIBEXECDIR`;
 chomp $libexec;
 my $top = $vars->{top_dir};
 my $dir = tempdir(CLEANUP => 1);

@@ -37,13 +37,26 @@ my @bad = (
     ['PiStatsMaxMembers 5000', qr/PiStatsMaxMembers: '5000' must be a number of members from 1 to 4096/],
     ["<VirtualHost 127.0.0.1:65001>\nPiStatsMaxMembers 10\n</VirtualHost>",
      qr/PiStatsMaxMembers cannot occur within <VirtualHost> section/],
+    # lbmethod pi
+    ['PiBalanceDecay 0', qr/PiBalanceDecay: '0' must be seconds from 0\.1 to 3600/],
+    ['PiBalanceDecay fast', qr/PiBalanceDecay: 'fast' must be seconds from 0\.1 to 3600/],
+    ['PiBalanceThermal 90 80', qr/PiBalanceThermal: soft limit 90 must be below hard limit 80/],
+    ['PiBalanceThermal 70 200', qr/PiBalanceThermal: '70 200' must be two temperatures in C from 0 to 150/],
+    ['PiBalanceThermal 70', qr/PiBalanceThermal takes two arguments/],
+    ['PiBalanceThermalFloor 0', qr/PiBalanceThermalFloor: '0' must be a factor from 0\.01 to 1/],
+    ['PiBalanceThermalFloor 1.5', qr/PiBalanceThermalFloor: '1\.5' must be a factor from 0\.01 to 1/],
+    ['PiBalanceThermalHysteresis -1', qr/PiBalanceThermalHysteresis: '-1' must be degrees C from 0 to 50/],
+    ['PiBalanceThrottleFactor 2', qr/PiBalanceThrottleFactor: '2' must be a factor from 0\.01 to 1/],
+    ['PiBalanceSlowStart 1e9', qr/PiBalanceSlowStart: '1e9' must be seconds from 0 to 3600/],
+    ["<Location /x>\nPiBalanceSlowStart 5\n</Location>",
+     qr/PiBalanceSlowStart: only in the server, a virtual host or <Proxy "balancer:\/\/...">/],
 );
 
 plan tests => 2 * @bad + 2, need_module 'pistats', 'pibalance';
 
 my $vars = Apache::Test::config()->{vars};
 my $httpd = $vars->{httpd};
-my $libexec = `$vars->{apxs} -q LIBEXECDIR`;
+my $libexec = `@{[ $vars->{apxs} || "apxs" ]} -q LIBEXECDIR`;
 chomp $libexec;
 my $top = $vars->{top_dir};
 my $dir = tempdir(CLEANUP => 1);
@@ -73,7 +86,11 @@ CONF
 
 my ($rc, $out) = check_config("PiStatsNodeName pi-1\n"
                               . "PiStatsThermalZone /sys/class/thermal/thermal_zone*/temp\n"
-                              . "PiStatsThrottledFile /tmp/get_throttled");
+                              . "PiStatsThrottledFile /tmp/get_throttled\n"
+                              . "PiBalanceDecay 5\nPiBalanceThermal 65 78.5\n"
+                              . "PiBalanceThermalFloor 0.2\nPiBalanceSlowStart 0\n"
+                              . "<Proxy \"balancer://b\">\n  PiBalanceThermal 60 75\n"
+                              . "  PiBalanceThrottleFactor 0.3\n  PiBalanceThermalHysteresis 2.5\n</Proxy>");
 ok t_cmp($rc, 0, 'a good configuration passes');
 ok t_cmp($out, qr/Syntax OK/, 'httpd -t says Syntax OK');
 
