@@ -9,7 +9,7 @@ use Apache::TestUtil;
 my $top = Apache::Test::config()->{vars}{top_dir};
 
 my %code;
-for my $f (glob("$top/mod_pibalance/*.c"), glob("$top/mod_pistats/*.c")) {
+for my $f (map { glob("$top/$_/*.[ch]") } qw(mod_pibalance mod_pistats)) {
     open my $fh, '<', $f or die "$f: $!";
     local $/;
     my $src = <$fh>;
