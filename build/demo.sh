@@ -87,12 +87,22 @@ LoadModule authz_host_module "$libexec/mod_authz_host.so"
 LoadModule proxy_module "$libexec/mod_proxy.so"
 LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
 LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+LoadModule status_module "$libexec/mod_status.so"
 LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
 LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
 LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"
 
 DocumentRoot "$run/htdocs"
 PiStatsNodeName master
+PiStatsProbeInterval 1
+
+# Low limits, so the demo shows a node being drained and re-admitted
+# within minutes (a real cluster keeps the defaults, 70 80).
+PiBalanceThermal 50 58
+PiBalanceThermalHysteresis 3
+PiBalanceSlowStart 10
+# The master compresses; the nodes never do.
+PiBalanceDeflate On
 
 <Proxy "balancer://pis">
 $members        ProxySet lbmethod=pi
@@ -131,7 +141,7 @@ start_load() {
     (
         end=$((SECONDS + LOAD_SECONDS))
         while [ $SECONDS -lt $end ]; do
-            curl -s -o /dev/null --parallel --parallel-max 6 \
+            curl -s -o /dev/null --compressed --parallel --parallel-max 6 \
                 "http://127.0.0.1:$MASTER_PORT/page[1-200].html" || sleep 1
         done
     ) > /dev/null 2>&1 &
@@ -155,7 +165,7 @@ start() {
     cat <<MSG
 
 Demo running:
-  master /pi-status:      http://127.0.0.1:$MASTER_PORT/pi-status
+  master /pi-status:      http://127.0.0.1:$MASTER_PORT/pi-status?refresh=2
                           http://127.0.0.1:$MASTER_PORT/pi-status?auto
   balancer-manager:       http://127.0.0.1:$MASTER_PORT/balancer-manager
   a node's telemetry:     http://127.0.0.1:$NODE_BASE/pi-status?auto  (nodes on $NODE_BASE-$((NODE_BASE + NODES - 1)))

@@ -68,8 +68,14 @@ apr_interval_time_t pis_conf_probe_interval(const pis_srv_conf *c)
 
 apr_interval_time_t pis_conf_probe_timeout(const pis_srv_conf *c)
 {
-    return c->probe_timeout >= 0 ? c->probe_timeout
-                                 : PIS_DEFAULT_PROBE_TIMEOUT;
+    apr_interval_time_t half = pis_conf_probe_interval(c) / 2;
+
+    if (c->probe_timeout >= 0) {
+        return c->probe_timeout;
+    }
+    /* 1 s, or half the interval when that is shorter */
+    return half < PIS_DEFAULT_PROBE_TIMEOUT ? half
+                                            : PIS_DEFAULT_PROBE_TIMEOUT;
 }
 
 unsigned pis_conf_max_members(const pis_srv_conf *c)
