@@ -576,6 +576,7 @@ DocumentRoot "$run/htdocs"
         BalancerMember "http://127.0.0.1:$PORT_NODE2"
         ProxySet lbmethod=pi
     </Proxy>
+    PiBalanceDeflate On
     ProxyPass "/" "balancer://pis/"
 </VirtualHost>
 EOF
@@ -585,6 +586,10 @@ EOF
             cat <<EOF
 <VirtualHost 127.0.0.1:$port>
     Header always set X-Node node$n
+    Header always set X-Upstream-AE "expr=%{req:Accept-Encoding}"
+    <Files "page.html">
+        ForceType text/html
+    </Files>
     PiStatsNodeName node$n
     PiStatsThermalZone "$run/fixtures/node$n/thermal_zone*/temp"
     <Location /pi-status>
@@ -664,15 +669,33 @@ check_balancer() {
     fi
 }
 
-# ---- OFFLOAD: gzip round-trip check goes here -------------------------------
-# Once offload exists (issue 3 item 2): load the offload module/filter in
-# write_conf, then request through the balancer with Accept-Encoding: gzip
-# and check Content-Encoding: gzip, that `gzip -dc` of the body equals the
-# node's plain body, and that the node received no Accept-Encoding.
+# Offload: a page through the balancer with Accept-Encoding: gzip comes
+# back gzipped by the master (Content-Encoding, Vary), gunzips to exactly
+# the node's bytes, and the node was asked for identity (no AE upstream).
 check_gzip_roundtrip() {
-    return 0
+    local page=$RUN/htdocs/page.html code i
+    for i in $(seq 1 200); do
+        echo "<p>line $i of a page the master compresses for the node</p>"
+    done >"$page"
+    code=$(curl -sS --noproxy '*' --connect-timeout 2 --max-time 10 \
+        -H 'Accept-Encoding: gzip' -D "$RUN/hg" -o "$RUN/bg" \
+        -w '%{http_code}' "http://127.0.0.1:$PORT_FRONT/page.html" \
+        2>>"$RUN/curl.log" || true)
+    [ "$code" = 200 ] || { echo "gzip request: HTTP $code"; return 1; }
+    grep -qi '^Content-Encoding: gzip' "$RUN/hg" \
+        || { echo "gzip request: no Content-Encoding: gzip"; return 1; }
+    grep -qi '^Vary:.*Accept-Encoding' "$RUN/hg" \
+        || { echo "gzip request: no Vary: Accept-Encoding"; return 1; }
+    gzip -dc <"$RUN/bg" >"$RUN/bg.plain" 2>/dev/null \
+        || { echo "gzip request: body does not gunzip"; return 1; }
+    cmp -s "$RUN/bg.plain" "$page" \
+        || { echo "gzip request: gunzipped body differs from the node's"; return 1; }
+    if grep -qi '^X-Upstream-AE: *[^[:space:]]' "$RUN/hg"; then
+        echo "gzip request: the node received Accept-Encoding"
+        return 1
+    fi
+    echo "gzip: $(wc -c <"$RUN/bg") bytes for $(wc -c <"$page"), round trip ok"
 }
-# ------------------------------------------------------------------------------
 
 smoke_errors() {                # crashes or load errors in the error log
     grep -E 'AH00052|exit signal|Segmentation|Bus error|Illegal instruction|undefined symbol|AH00[0-9]*: .*(crash|core)' \
