@@ -109,7 +109,10 @@ ok t_cmp($stats1->{requests} >= $stats0->{requests}, 1,
          . " $stats1->{requests})");
 sleep 1;                                   # old children finish exiting
 my $shm1 = shm_count();
-ok t_cmp($shm1, $shm0, "no shared memory leaked ($shm0 -> $shm1 segments)");
+# A leak would add one or more segments a restart (20 or more here); a
+# generation still being torn down may hold a couple for a moment.
+ok t_cmp($shm1 <= $shm0 + 2, 1,
+         "no shared memory leaked ($shm0 -> $shm1 segments, 20 restarts)");
 ok t_cmp(count_in_log(qr/exit signal|Segmentation/), $crashes0, 'no crash');
 ok t_cmp(count_in_log(qr/PIS10011/), 0, 'no shared memory error');
 
