@@ -161,12 +161,14 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
                                                  sizeof(pis_member_snap));
     double interval_s = (double)pis_conf_probe_interval(pis_srv(s))
                         / APR_USEC_PER_SEC;
+    apr_port_t port;
     int i;
 
     bs->name = b->s->name;
-    bs->vhost = apr_psprintf(r->pool, "%s:%u", s->server_hostname,
-                             (unsigned)(s->port ? s->port : s->addrs
-                                        ? s->addrs->host_port : 0));
+    port = s->port ? s->port : s->addrs ? s->addrs->host_port : 0;
+    bs->vhost = port ? apr_psprintf(r->pool, "%s:%u", s->server_hostname,
+                                    (unsigned)port)
+                     : s->server_hostname;
     bs->lbmethod = b->s->lbpname[0] ? b->s->lbpname
                    : b->lbmethod ? b->lbmethod->name : "";
     for (i = 0; i < b->workers->nelts; i++) {
