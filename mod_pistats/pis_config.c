@@ -93,40 +93,37 @@ static pis_srv_conf *srv_conf(cmd_parms *cmd)
     return ap_get_module_config(cmd->server->module_config, &pistats_module);
 }
 
-/* Stores a sensor path at the offset given in the command table. */
-static const char *set_sensor_path(cmd_parms *cmd, void *dummy,
-                                   const char *arg)
+/* A string directive: its field and the pure check of its value. */
+typedef struct {
+    size_t offset;                     /* in pis_srv_conf */
+    const char *(*check)(const char *value);
+} str_spec;
+
+static const str_spec thermal_spec = {
+    APR_OFFSETOF(pis_srv_conf, thermal_glob), pis_check_sensor_path };
+static const str_spec throttled_spec = {
+    APR_OFFSETOF(pis_srv_conf, throttled_path), pis_check_sensor_path };
+static const str_spec node_spec = {
+    APR_OFFSETOF(pis_srv_conf, node_name), pis_check_node_name };
+static const str_spec probe_path_spec = {
+    APR_OFFSETOF(pis_srv_conf, probe_path), pis_check_probe_path };
+
+static const char *set_string(cmd_parms *cmd, void *dummy, const char *arg)
 {
-    const char *why = pis_check_sensor_path(arg);
+    const str_spec *spec = cmd->info;
     const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_CONTEXT);
+    const char *why;
 
     (void)dummy;
     if (err != NULL) {
         return err;
     }
+    why = spec->check(arg);
     if (why != NULL) {
         return apr_psprintf(cmd->pool, "%s: '%s' %s", cmd->cmd->name, arg,
                             why);
     }
-    *(const char **)((char *)srv_conf(cmd) + (size_t)cmd->info) = arg;
-    return NULL;
-}
-
-static const char *set_node_name(cmd_parms *cmd, void *dummy,
-                                 const char *arg)
-{
-    const char *why = pis_check_node_name(arg);
-    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_CONTEXT);
-
-    (void)dummy;
-    if (err != NULL) {
-        return err;
-    }
-    if (why != NULL) {
-        return apr_psprintf(cmd->pool, "%s: '%s' %s", cmd->cmd->name, arg,
-                            why);
-    }
-    srv_conf(cmd)->node_name = arg;
+    *(const char **)((char *)srv_conf(cmd) + spec->offset) = arg;
     return NULL;
 }
 
@@ -134,20 +131,6 @@ static const char *set_probe(cmd_parms *cmd, void *dummy, int on)
 {
     (void)dummy;
     srv_conf(cmd)->probe = on;
-    return NULL;
-}
-
-static const char *set_probe_path(cmd_parms *cmd, void *dummy,
-                                  const char *arg)
-{
-    const char *why = pis_check_probe_path(arg);
-
-    (void)dummy;
-    if (why != NULL) {
-        return apr_psprintf(cmd->pool, "%s: '%s' %s", cmd->cmd->name, arg,
-                            why);
-    }
-    srv_conf(cmd)->probe_path = arg;
     return NULL;
 }
 
@@ -199,20 +182,21 @@ static const char *set_max_members(cmd_parms *cmd, void *dummy,
 }
 
 const command_rec pis_cmds[] = {
-    AP_INIT_TAKE1("PiStatsThermalZone", set_sensor_path,
-                  (void *)APR_OFFSETOF(pis_srv_conf, thermal_glob), RSRC_CONF,
+    AP_INIT_TAKE1("PiStatsThermalZone", set_string, (void *)&thermal_spec,
+                  RSRC_CONF,
                   "Path or glob of thermal zone 'temp' files (millidegrees);"
                   " the hottest readable zone is reported"),
-    AP_INIT_TAKE1("PiStatsThrottledFile", set_sensor_path,
-                  (void *)APR_OFFSETOF(pis_srv_conf, throttled_path),
-                  RSRC_CONF,
+    AP_INIT_TAKE1("PiStatsThrottledFile", set_string,
+                  (void *)&throttled_spec, RSRC_CONF,
                   "Path of the firmware's get_throttled file (hex bits)"),
-    AP_INIT_TAKE1("PiStatsNodeName", set_node_name, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("PiStatsNodeName", set_string, (void *)&node_spec,
+                  RSRC_CONF,
                   "Name this node reports (default: the host name)"),
     AP_INIT_FLAG("PiStatsProbe", set_probe, NULL, RSRC_CONF,
                  "On: read the telemetry of this server's balancer members"
                  " (default On)"),
-    AP_INIT_TAKE1("PiStatsProbePath", set_probe_path, NULL, RSRC_CONF,
+    AP_INIT_TAKE1("PiStatsProbePath", set_string, (void *)&probe_path_spec,
+                  RSRC_CONF,
                   "Path of a member's telemetry (default /pi-status?auto)"),
     AP_INIT_TAKE1("PiStatsProbeInterval", set_probe_time, (void *)1,
                   RSRC_CONF, "Time between probes of a member (default 2 s)"),

@@ -198,11 +198,14 @@ static apr_status_t attach(apr_pool_t *pconf, server_rec *s,
     return APR_SUCCESS;
 }
 
-/* Gives every configured member a slot, marked with this generation. */
-static void assign(apr_pool_t *p, server_rec *s)
-{
-    unsigned missing = 0, i;
+typedef void member_fn(apr_pool_t *p, server_rec *s, proxy_balancer *b,
+                       proxy_worker *w, void *baton);
 
+/* Calls fn for every configured member of every balancer of every
+ * server. */
+static void each_member(apr_pool_t *p, server_rec *s, member_fn *fn,
+                        void *baton)
+{
     for (; s != NULL; s = s->next) {
         proxy_server_conf *pc = pis_proxy_conf(s);
         int bi, wi;
@@ -212,32 +215,59 @@ static void assign(apr_pool_t *p, server_rec *s)
                                                proxy_balancer);
 
             for (wi = 0; wi < b->workers->nelts; wi++) {
-                proxy_worker *w = APR_ARRAY_IDX(b->workers, wi,
-                                                proxy_worker *);
-                int k = find_or_claim(table, pis_shm_key(p, s, b, w));
-
-                if (k < 0) {
-                    missing++;
-                }
-                else {
-                    slot_at(table, (unsigned)k)->gen = table->gen;
-                }
+                fn(p, s, b, APR_ARRAY_IDX(b->workers, wi, proxy_worker *),
+                   baton);
             }
         }
     }
+}
+
+/* each_member: give the member a slot, marked with this generation. */
+static void assign_one(apr_pool_t *p, server_rec *s, proxy_balancer *b,
+                       proxy_worker *w, void *baton)
+{
+    int k = find_or_claim(table, pis_shm_key(p, s, b, w));
+
+    if (k < 0) {
+        (*(unsigned *)baton)++;
+    }
+    else {
+        slot_at(table, (unsigned)k)->gen = table->gen;
+    }
+}
+
+/* Gives every configured member a slot; frees the slots of members that
+ * left the configuration. */
+static void assign(apr_pool_t *p, server_rec *s)
+{
+    unsigned missing = 0, i;
+
+    each_member(p, s, assign_one, &missing);
     if (missing > 0) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, 0, ap_server_conf,
                      PISLOGNO(10012) "PiStatsMaxMembers %u is too small:"
                      " %u members have no statistics", table->capacity,
                      missing);
     }
-    /* members gone from the configuration give their slot back */
     for (i = 0; i < table->capacity; i++) {
         pis_slot *sl = slot_at(table, i);
 
         if (sl->state == PIS_SLOT_USED && sl->gen != table->gen) {
             __atomic_store_n(&sl->state, PIS_SLOT_FREE, __ATOMIC_RELEASE);
         }
+    }
+}
+
+/* each_member: remember the member's slot in this process's index. */
+static void index_one(apr_pool_t *p, server_rec *s, proxy_balancer *b,
+                      proxy_worker *w, void *baton)
+{
+    int k = find_key(table, pis_shm_key(p, s, b, w));
+
+    (void)baton;
+    if (k >= 0) {
+        apr_hash_set(index_by_worker, apr_pmemdup(p, &w, sizeof(w)),
+                     sizeof(w), slot_at(table, (unsigned)k));
     }
 }
 
@@ -261,29 +291,8 @@ apr_status_t pis_shm_setup(apr_pool_t *pconf, server_rec *s,
 void pis_shm_child_init(apr_pool_t *pchild, server_rec *s)
 {
     index_by_worker = apr_hash_make(pchild);
-    if (table == NULL || ap_find_linked_module("mod_proxy.c") == NULL) {
-        return;
-    }
-    for (; s != NULL; s = s->next) {
-        proxy_server_conf *pc = pis_proxy_conf(s);
-        int bi, wi;
-
-        for (bi = 0; pc != NULL && bi < pc->balancers->nelts; bi++) {
-            proxy_balancer *b = &APR_ARRAY_IDX(pc->balancers, bi,
-                                               proxy_balancer);
-
-            for (wi = 0; wi < b->workers->nelts; wi++) {
-                proxy_worker *w = APR_ARRAY_IDX(b->workers, wi,
-                                                proxy_worker *);
-                int k = find_key(table, pis_shm_key(pchild, s, b, w));
-
-                if (k >= 0) {
-                    apr_hash_set(index_by_worker, apr_pmemdup(pchild, &w,
-                                 sizeof(w)), sizeof(w), slot_at(table,
-                                 (unsigned)k));
-                }
-            }
-        }
+    if (table != NULL && ap_find_linked_module("mod_proxy.c") != NULL) {
+        each_member(pchild, s, index_one, NULL);
     }
 }
 

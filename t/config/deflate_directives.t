@@ -5,7 +5,8 @@ use warnings FATAL => 'all';
 
 use Apache::Test;
 use Apache::TestUtil;
-use File::Temp qw(tempdir);
+use lib 't/lib';
+use PiTest qw(check_config);
 
 my @bad = (
     ['PiBalanceDeflate maybe', qr/PiBalanceDeflate must be On or Off/],
@@ -53,35 +54,7 @@ my @bad = (
 
 plan tests => 2 * @bad + 2, need_module 'pibalance';
 
-my $vars = Apache::Test::config()->{vars};
-my $httpd = $vars->{httpd};
-my $libexec = `@{[ $vars->{apxs} || "apxs" ]} -q LIBEXECDIR`;
-chomp $libexec;
-my $top = $vars->{top_dir};
-my $dir = tempdir(CLEANUP => 1);
-
-sub check_config {
-    my ($extra) = @_;
-    my $conf = "$dir/httpd.conf";
-    open my $fh, '>', $conf or die "$conf: $!";
-    print $fh <<"CONF";
-ServerRoot "$dir"
-ServerName localhost
-PidFile "$dir/httpd.pid"
-ErrorLog "$dir/error_log"
-LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
-LoadModule authz_core_module "$libexec/mod_authz_core.so"
-LoadModule proxy_module "$libexec/mod_proxy.so"
-LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
-Listen 127.0.0.1:65000
-$extra
-CONF
-    close $fh;
-    my $out = `"$httpd" -t -f "$conf" 2>&1`;
-    return ($? >> 8, $out);
-}
-
-my ($rc, $out) = check_config(<<'GOOD');
+my ($rc, $out) = check_config(<<'GOOD', [qw(pibalance)]);
 PiBalanceDeflate On
 PiBalanceDeflateLevel 9
 PiBalanceDeflateWindowBits 9
@@ -103,7 +76,7 @@ ok t_cmp($out, qr/Syntax OK/, 'httpd -t says Syntax OK') or print $out;
 
 for my $case (@bad) {
     my ($line, $want) = @$case;
-    ($rc, $out) = check_config($line);
+    ($rc, $out) = check_config($line, [qw(pibalance)]);
     (my $name = $line) =~ s/\n/ /g;
     $name = substr($name, 0, 60);
     ok t_cmp($rc != 0, 1, "refused: $name");

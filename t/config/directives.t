@@ -5,7 +5,8 @@ use warnings FATAL => 'all';
 
 use Apache::Test;
 use Apache::TestUtil;
-use File::Temp qw(tempdir);
+use lib 't/lib';
+use PiTest qw(check_config);
 
 my @bad = (
     # [directive line, expected message]
@@ -53,36 +54,6 @@ my @bad = (
 );
 
 plan tests => 2 * @bad + 2, need_module 'pistats', 'pibalance';
-
-my $vars = Apache::Test::config()->{vars};
-my $httpd = $vars->{httpd};
-my $libexec = `@{[ $vars->{apxs} || "apxs" ]} -q LIBEXECDIR`;
-chomp $libexec;
-my $top = $vars->{top_dir};
-my $dir = tempdir(CLEANUP => 1);
-
-# Runs "httpd -t" on a minimal configuration plus $extra.
-sub check_config {
-    my ($extra) = @_;
-    my $conf = "$dir/httpd.conf";
-    open my $fh, '>', $conf or die "$conf: $!";
-    print $fh <<"CONF";
-ServerRoot "$dir"
-ServerName localhost
-PidFile "$dir/httpd.pid"
-ErrorLog "$dir/error_log"
-LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
-LoadModule authz_core_module "$libexec/mod_authz_core.so"
-LoadModule proxy_module "$libexec/mod_proxy.so"
-LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
-LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"
-Listen 127.0.0.1:65000
-$extra
-CONF
-    close $fh;
-    my $out = `"$httpd" -t -f "$conf" 2>&1`;
-    return ($? >> 8, $out);
-}
 
 my ($rc, $out) = check_config("PiStatsNodeName pi-1\n"
                               . "PiStatsThermalZone /sys/class/thermal/thermal_zone*/temp\n"

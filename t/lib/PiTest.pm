@@ -8,7 +8,7 @@ use Apache::TestRequest ();
 use Exporter 'import';
 
 our @EXPORT_OK = qw(count_nodes node_get telemetry status_json member
-                    wait_for);
+                    wait_for check_config);
 
 # GETs $path on the master vhost $n times, sequentially, and counts the
 # X-Node header of the answers.  Failed requests count under "status NNN".
@@ -78,6 +78,38 @@ sub wait_for {
         return $r if $r || Time::HiRes::time() >= $end;
         Time::HiRes::sleep($step);
     }
+}
+
+# Runs "httpd -t" on a minimal configuration that loads mod_proxy and
+# our @$modules (default: both), plus $extra.  Returns (exit status,
+# output).
+sub check_config {
+    my ($extra, $modules) = @_;
+    require File::Temp;
+    my $vars = Apache::Test::config()->{vars};
+    my $apxs = $vars->{apxs} || 'apxs';
+    chomp(my $libexec = `$apxs -q LIBEXECDIR`);
+    my $top = $vars->{top_dir};
+    my $dir = File::Temp::tempdir(CLEANUP => 1);
+    my $load = join '', map { "LoadModule ${_}_module \"$top/mod_$_/mod_$_.so\"\n" }
+                        @{ $modules || [qw(pibalance pistats)] };
+    my $conf = "$dir/httpd.conf";
+    open my $fh, '>', $conf or die "$conf: $!";
+    print $fh <<"CONF";
+ServerRoot "$dir"
+ServerName localhost
+PidFile "$dir/httpd.pid"
+ErrorLog "$dir/error_log"
+LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
+LoadModule authz_core_module "$libexec/mod_authz_core.so"
+LoadModule proxy_module "$libexec/mod_proxy.so"
+$load
+Listen 127.0.0.1:65000
+$extra
+CONF
+    close $fh;
+    my $out = `"$vars->{httpd}" -t -f "$conf" 2>&1`;
+    return ($? >> 8, $out);
 }
 
 1;
