@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pib_score.h"
 
@@ -211,8 +212,9 @@ int pib_parse_number(const char *s, double lo, double hi, double *out)
     char *end;
     double v;
 
-    if (s == NULL || *s == '\0' || *s == ' ' || *s == '\t') {
-        return -1;
+    if (s == NULL || *s == '\0'
+        || strspn(s, "0123456789+-.eE") != strlen(s)) {
+        return -1;                     /* decimal only: no hex, no blanks */
     }
     errno = 0;
     v = strtod(s, &end);

@@ -9,7 +9,7 @@ static void put_line_value(pis_out *o, const char *s)
 {
     char c[2] = { 0, 0 };
 
-    for (; *s; s++) {
+    for (; s != NULL && *s; s++) {
         c[0] = ((unsigned char)*s < 0x20 || *s == 0x7f) ? '?' : *s;
         pis_put(o, c);
     }
