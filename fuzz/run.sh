@@ -33,7 +33,7 @@ done
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_telemetry fuzz_ae fuzz_etag
                                      fuzz_directives fuzz_render fuzz_codec)
 
-make -s -C "$here" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
+make -s -C "$here" "${targets[@]/#/bin/}" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
