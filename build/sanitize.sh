@@ -6,6 +6,8 @@
 #
 #   build/sanitize.sh                 ASan+UBSan pass (CI: event MPM)
 #   build/sanitize.sh --valgrind      memcheck pass (not in CI: slow)
+#   build/sanitize.sh [--valgrind] -verbose t/pistats/restart.t
+#                                     some tests only (t/TEST arguments)
 #
 # Works in a scratch copy of the tree (/var/tmp/pib-sanitize, readable by
 # the unprivileged user httpd's children run as), built through the
@@ -20,7 +22,8 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=asan
-[ "${1:-}" = "--valgrind" ] && mode=valgrind
+[ "${1:-}" = "--valgrind" ] && mode=valgrind && shift
+# Further arguments go to t/TEST (e.g. -verbose t/pistats/restart.t).
 stage=${PIB_SANITIZE_DIR:-/var/tmp/pib-sanitize}-$mode
 out=$stage/reports
 port=${PIB_SANITIZE_PORT:-9700}
@@ -83,7 +86,7 @@ extra=""
 [ $mode = valgrind ] && extra="-one-process -startup_timeout 180"
 # shellcheck disable=SC2086
 PIB_MPM=${PIB_MPM:-event} perl t/TEST -port "$port" -apxs "$(command -v apxs)" \
-    -httpd "$wrap" $extra 2>&1 | tee "$out/suite.log"
+    -httpd "$wrap" $extra "$@" 2>&1 | tee "$out/suite.log"
 suite=${PIPESTATUS[0]}
 cp t/logs/error_log "$out/error_log" 2>/dev/null
 
