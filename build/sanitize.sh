@@ -68,7 +68,7 @@ else
     cat >"$wrap" <<EOW
 #!/bin/sh
 case " \$* " in
-    *" -X "*) exec valgrind --tool=memcheck --error-exitcode=0 \\
+    *" -X "*|*" ONE_PROCESS "*) exec valgrind --tool=memcheck --error-exitcode=0 \\
                   --trace-children=no --num-callers=30 \\
                   --log-file=$out/vg.%p $httpd "\$@" ;;
 esac
