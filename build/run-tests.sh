@@ -35,6 +35,7 @@ make -s all
 
 log "C unit tests (make check)"
 make -s check
+log "libFuzzer targets, 20 s each (fuzz/run.sh --ci)"; fuzz/run.sh --ci
 
 # The suite under each MPM: per-member statistics must be right across
 # processes (prefork), threads (worker) and the event MPM alike.
@@ -44,6 +45,8 @@ for mpm in event worker prefork; do
     rm -f t/conf/base.conf
     PIB_MPM=$mpm make -s test-httpd
 done
+
+log "ASan+UBSan suite, event MPM (make sanitize)"; PIB_MPM=event build/sanitize.sh
 
 log "cross-build and qemu smoke test: arm64, armv7, armv6 (build/cross.sh)"
 build/cross.sh

@@ -1,0 +1,334 @@
+/* fuzz_render.c -- every /pi-status renderer fed a snapshot built from
+ * fuzz bytes: hostile strings in every string field (node names from the
+ * probe, member, route and balancer names from the configuration),
+ * arbitrary counters and doubles (NaN and infinities included), and
+ * unknown fields.
+ *
+ * Checks: ?json is one valid RFC 8259 document and ?prometheus passes the
+ * exposition checker (both checkers are the unit tests' own, included
+ * from tests/unit/test_render_snap.c); and escaping does not depend on
+ * what a string holds: the same snapshot with every string byte replaced
+ * by 'a' (same lengths) gives the same number of lines in ?auto,
+ * ?prometheus and the server-status summary, and the same number of
+ * '<' '>' '"' in the HTML pages.
+ */
+#include "fuzz_common.h"
+#include "pis_render.h"
+#include "pis_render_status.h"
+
+/* The JSON and Prometheus checkers (static functions there). */
+#include "../tests/unit/test_render_snap.c"
+
+int unit_passed, unit_failed;
+void unit_buf_emit(void *ctx, const char *s, size_t n)
+{
+    (void)ctx; (void)s; (void)n;
+}
+
+#define NB_MAX 2
+#define NM_MAX 3
+#define STR_MAX 40
+
+typedef struct {
+    pis_snap s;
+    pis_balancer_snap b[NB_MAX];
+    pis_member_snap m[NB_MAX][NM_MAX];
+    char *strs[64];
+    unsigned nstrs;
+} fz_snap;
+
+/* A string of the input with '#' and '@' taken out (the markers that
+ * keep names unique), plus a suffix; NULL sometimes when nullable. */
+static const char *fz_string(fz_snap *f, fz_in *in, const char *suffix,
+                             int nullable)
+{
+    char *raw, *s, *p;
+
+    if (nullable && (fz_u8(in) & 7) == 0) {
+        return NULL;
+    }
+    raw = fz_str(in, STR_MAX);
+    s = malloc(strlen(raw) + strlen(suffix) + 1);
+    strcpy(s, raw);
+    strcat(s, suffix);
+    free(raw);
+    for (p = s; *p; p++) {
+        if (*p == '#' || *p == '@') {
+            *p = '_';
+        }
+    }
+    f->strs[f->nstrs++] = s;
+    return s;
+}
+
+static double fz_double(fz_in *in)
+{
+    uint8_t kind = fz_u8(in);
+    uint64_t bits;
+
+    switch (kind & 7) {
+    case 0: return -1;                      /* "no sample" */
+    case 1:                                 /* any bit pattern */
+        bits = ((uint64_t)fz_u32(in, UINT32_MAX) << 32)
+               | fz_u32(in, UINT32_MAX);
+        {
+            double d;
+
+            memcpy(&d, &bits, sizeof(d));
+            return d;
+        }
+    default:
+        return (double)fz_u32(in, UINT32_MAX) / (double)(1 + (kind >> 3));
+    }
+}
+
+static void fz_tel(fz_snap *f, fz_in *in, pis_telemetry *t)
+{
+    const char *node;
+    uint8_t has = fz_u8(in);
+
+    memset(t, 0, sizeof(*t));
+    node = fz_string(f, in, "", 0);
+    snprintf(t->node, sizeof(t->node), "%s", node);
+    t->has_temp = has & 1;
+    t->temp_dc = PIS_TEMP_MIN_DC
+                 + (int)fz_u32(in, PIS_TEMP_MAX_DC - PIS_TEMP_MIN_DC);
+    t->has_throttled = (has >> 1) & 1;
+    t->throttled = fz_u32(in, UINT32_MAX);
+    t->has_load = (has >> 2) & 1;
+    t->load1_c = fz_u32(in, 1u << 24);
+    t->has_cpus = (has >> 3) & 1;
+    t->cpus = 1 + fz_u32(in, 4095);
+    t->has_mem = (has >> 4) & 1;
+    t->mem_kb = fz_u32(in, UINT32_MAX);
+    t->has_uptime = (has >> 5) & 1;
+    t->uptime_s = fz_u32(in, UINT32_MAX);
+}
+
+static void fz_member(fz_snap *f, fz_in *in, pis_member_snap *m,
+                      unsigned bi, unsigned mi)
+{
+    char suffix[16];
+    unsigned i;
+    uint64_t sum = 0;
+
+    memset(m, 0, sizeof(*m));
+    snprintf(suffix, sizeof(suffix), "#%u%u", bi, mi);
+    m->name = fz_string(f, in, suffix, 0);
+    m->route = fz_string(f, in, "", 0);
+    m->state = fz_string(f, in, "", 0);
+    m->usable = fz_u8(in) & 1;
+    m->lbfactor = (int)fz_u32(in, 10000);
+    m->has_weight = fz_u8(in) & 1;
+    m->weight = fz_double(in);
+    m->thermal_state = fz_string(f, in, "", 1);
+    m->inflight = fz_u32(in, UINT32_MAX);
+    m->requests = fz_u32(in, UINT32_MAX);
+    for (i = 0; i < 5; i++) {
+        m->status_class[i] = fz_u32(in, UINT32_MAX);
+    }
+    m->proxy_errors = fz_u32(in, UINT32_MAX);
+    m->bytes_in = (uint64_t)fz_u32(in, UINT32_MAX) << 20;
+    m->bytes_out = fz_u32(in, UINT32_MAX);
+    m->rate1 = fz_double(in);
+    m->rate10 = fz_double(in);
+    m->rate60 = fz_double(in);
+    m->p50_us = fz_double(in);
+    m->p95_us = fz_double(in);
+    m->p99_us = fz_double(in);
+    m->ewma_us = fz_double(in);
+    for (i = 0; i < PIS_HIST_BUCKETS; i++) {
+        m->hist[i] = (fz_u8(in) & 3) ? 0 : fz_u32(in, 1u << 20);
+        sum += m->hist[i];
+    }
+    m->hist_count = sum;                    /* the snapshot's contract */
+    m->hist_sum_us = fz_double(in);
+    m->probed = fz_u8(in) & 1;
+    fz_tel(f, in, &m->tel);
+    m->tel_age_s = fz_double(in);
+    m->tel_stale = fz_u8(in) & 1;
+    m->probe_error = fz_string(f, in, "", 1);
+    m->severity = (pis_severity)(fz_u8(in) % 4);
+    for (i = 0; i < PIS_HISTORY_S; i++) {
+        uint8_t k = in->n > 0 ? fz_u8(in) : 0;
+
+        m->req_hist[i] = k < 200 ? k : fz_u32(in, UINT32_MAX);
+        m->temp_hist[i] = (k & 1) ? PIS_TEMP_NONE
+                                  : (int16_t)(PIS_TEMP_MIN_DC + k * 7);
+    }
+}
+
+static void fz_build(fz_snap *f, fz_in *in)
+{
+    unsigned bi, mi;
+
+    memset(f, 0, sizeof(*f));
+    fz_tel(f, in, &f->s.self);
+    f->s.server_version = fz_string(f, in, "", 0);
+    f->s.deflate_state = fz_string(f, in, "", 1);
+    f->s.now = fz_double(in);
+    f->s.uptime_s = fz_u32(in, UINT32_MAX);
+    f->s.probe_interval_s = fz_double(in);
+    f->s.nbalancers = fz_u8(in) % (NB_MAX + 1);
+    f->s.balancers = f->b;
+    for (bi = 0; bi < f->s.nbalancers; bi++) {
+        pis_balancer_snap *b = &f->b[bi];
+        char suffix[8];
+
+        snprintf(suffix, sizeof(suffix), "@%u", bi);
+        b->name = fz_string(f, in, suffix, 0);
+        b->vhost = fz_string(f, in, "", 0);
+        b->lbmethod = fz_string(f, in, "", 0);
+        b->nmembers = fz_u8(in) % (NM_MAX + 1);
+        b->members = f->m[bi];
+        for (mi = 0; mi < b->nmembers; mi++) {
+            fz_member(f, in, &f->m[bi][mi], bi, mi);
+        }
+    }
+}
+
+/* Every string byte replaced by 'a': the same snapshot, harmless text. */
+static void fz_blank(fz_snap *f)
+{
+    unsigned i, bi, mi;
+
+    for (i = 0; i < f->nstrs; i++) {
+        memset(f->strs[i], 'a', strlen(f->strs[i]));
+    }
+    memset(f->s.self.node, 'a', strlen(f->s.self.node));
+    for (bi = 0; bi < f->s.nbalancers; bi++) {
+        for (mi = 0; mi < f->b[bi].nmembers; mi++) {
+            char *node = f->m[bi][mi].tel.node;
+
+            memset(node, 'a', strlen(node));
+        }
+    }
+}
+
+typedef struct {
+    big_buf json, prom, autos, html, sum_short, sum_html, node_html,
+            node_auto;
+} outputs;
+
+static void run(pis_out *o, big_buf *b, void (*fn)(pis_out *, const pis_snap *),
+                const pis_snap *s)
+{
+    o->ctx = b;
+    b->len = 0;
+    big_emit(b, "", 0);
+    fn(o, s);
+}
+
+static void html_0(pis_out *o, const pis_snap *s)
+{
+    pis_render_snap_html(o, s, 0);
+}
+static void sum_short(pis_out *o, const pis_snap *s)
+{
+    pis_render_status_summary(o, s, 1);
+}
+static void sum_html(pis_out *o, const pis_snap *s)
+{
+    pis_render_status_summary(o, s, 0);
+}
+static void node_html(pis_out *o, const pis_snap *s)
+{
+    pis_render_html(o, &s->self, 5);
+}
+static void node_auto(pis_out *o, const pis_snap *s)
+{
+    pis_render_auto(o, &s->self);
+}
+
+static void render_all(const pis_snap *s, outputs *out)
+{
+    pis_out o = { big_emit, NULL };
+
+    run(&o, &out->json, pis_render_snap_json, s);
+    run(&o, &out->prom, pis_render_snap_prometheus, s);
+    run(&o, &out->autos, pis_render_snap_auto, s);
+    run(&o, &out->html, html_0, s);
+    run(&o, &out->sum_short, sum_short, s);
+    run(&o, &out->sum_html, sum_html, s);
+    run(&o, &out->node_html, node_html, s);
+    run(&o, &out->node_auto, node_auto, s);
+}
+
+static size_t count(const big_buf *b, const char *chars)
+{
+    size_t n = 0, i;
+
+    for (i = 0; i < b->len; i++) {
+        n += b->data[i] != '\0' && strchr(chars, b->data[i]) != NULL;
+    }
+    return n;
+}
+
+/* "Key: value" lines: a key of [A-Za-z0-9[]_] then ": ". */
+static void check_kv_lines(const big_buf *b)
+{
+    const char *p = b->data;
+
+    while (*p) {
+        const char *k = p;
+
+        while ((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')
+               || (*p >= '0' && *p <= '9') || *p == '[' || *p == ']'
+               || *p == '_') {
+            p++;
+        }
+        FZ_ASSERT(p > k && p[0] == ':' && p[1] == ' ');
+        p = strchr(p, '\n');
+        FZ_ASSERT(p != NULL);
+        p++;
+    }
+}
+
+static void free_outputs(outputs *o)
+{
+    free(o->json.data); free(o->prom.data); free(o->autos.data);
+    free(o->html.data); free(o->sum_short.data); free(o->sum_html.data);
+    free(o->node_html.data); free(o->node_auto.data);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fz_in in = { data, size };
+    static fz_snap f;
+    outputs a, b;
+    unsigned i;
+
+    memset(&a, 0, sizeof(a));
+    memset(&b, 0, sizeof(b));
+    fz_build(&f, &in);
+    render_all(&f.s, &a);
+
+    if (!json_valid(a.json.data)) {
+        fprintf(stderr, "invalid JSON:\n%s\n", a.json.data);
+        FZ_ASSERT(!"?json is valid JSON");
+    }
+    if (prom_check(a.prom.data) != 0) {
+        fprintf(stderr, "bad exposition:\n%s\n", a.prom.data);
+        FZ_ASSERT(!"?prometheus follows the text format");
+    }
+    check_kv_lines(&a.autos);
+    check_kv_lines(&a.sum_short);
+    check_kv_lines(&a.node_auto);
+
+    fz_blank(&f);
+    render_all(&f.s, &b);
+    FZ_ASSERT(count(&a.autos, "\n") == count(&b.autos, "\n"));
+    FZ_ASSERT(count(&a.node_auto, "\n") == count(&b.node_auto, "\n"));
+    FZ_ASSERT(count(&a.prom, "\n") == count(&b.prom, "\n"));
+    FZ_ASSERT(count(&a.sum_short, "\n") == count(&b.sum_short, "\n"));
+    FZ_ASSERT(count(&a.html, "<>\"") == count(&b.html, "<>\""));
+    FZ_ASSERT(count(&a.sum_html, "<>\"") == count(&b.sum_html, "<>\""));
+    FZ_ASSERT(count(&a.node_html, "<>\"") == count(&b.node_html, "<>\""));
+
+    free_outputs(&a);
+    free_outputs(&b);
+    for (i = 0; i < f.nstrs; i++) {
+        free(f.strs[i]);
+    }
+    return 0;
+}
