@@ -37,23 +37,23 @@ if [ "$mode" = quick ]; then
     plots="$top/bench/plots/quick"
     raw="$top/bench/raw-quick"
     # scenario:file:duration:loads
-    SCENARIOS="hetero:hetero.conf:5:closed heat-fast:bench-heat-fast.conf:10:closed"
-    OVH_SECS=3 OVH_REPS=1
+    SCENARIOS="hetero:hetero.conf:5:closed heat-fast:bench-heat-fast.conf:9:closed"
+    OVH_SECS=2 OVH_REPS=1
 else
     out="$top/bench/RESULTS.md"
     plots="$top/bench/plots"
     raw="$top/bench/raw"
-    SCENARIOS="homogeneous:homogeneous.conf:8:closed,open
-hetero:hetero.conf:12:closed,open
-heat-fast:bench-heat-fast.conf:20:closed,open
-heat-slow:bench-heat-slow.conf:20:closed,open
+    SCENARIOS="homogeneous:homogeneous.conf:6:closed,open
+hetero:hetero.conf:10:closed,open
+heat-fast:bench-heat-fast.conf:18:closed,open
+heat-slow:bench-heat-slow.conf:18:closed,open
 failover:bench-failover.conf:12:closed,open"
-    OVH_SECS=5 OVH_REPS=3
+    OVH_SECS=4 OVH_REPS=3
 fi
 
 work=$(mktemp -d /tmp/pib-suite.XXXXXX)
 chmod 755 "$work"
-sim_pid="" hap_pid=""
+sim_pid="" hap_pid="" sampler_pid=""
 libexec=""
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -84,6 +84,7 @@ stop_sim() {
 }
 
 cleanup() {
+    stop_sampler
     stop_front
     stop_sim
     rm -rf "$work"
@@ -325,6 +326,30 @@ load_open() {                   # load_open PORT SECONDS RATE OUTFILE -> tsv
                   v["p99_ms"], v["errors"] + v["non2xx"] + v["unsent"] }' "$o"
 }
 
+# ---- what lbmethod pi sees: the master's /pi-status?json each second ----
+start_sampler() {               # start_sampler SECONDS DIR
+    local secs=$1 d=$2
+    mkdir -p "$d"
+    (
+        i=0
+        while [ "$i" -lt "$((secs + 1))" ]; do
+            curl -s -m 1 -o "$d/$i.json" \
+                "http://127.0.0.1:$APACHE/pi-status?json" || true
+            i=$((i + 1))
+            sleep 1
+        done
+    ) &
+    sampler_pid=$!
+}
+
+stop_sampler() {
+    if [ -n "$sampler_pid" ]; then
+        kill "$sampler_pid" 2>/dev/null || true
+        wait "$sampler_pid" 2>/dev/null || true
+        sampler_pid=""
+    fi
+}
+
 # ---- one run ------------------------------------------------------------------
 run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
     local scen=$1 conf=$2 load=$3 bal=$4 secs=$5 dir port res rate
@@ -333,6 +358,9 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
     # shellcheck disable=SC2046
     port=$(start_front "$bal" $(node_ports))
     sleep 1                     # every balancer: probe has run twice
+    if [ "$bal" = pi ]; then
+        start_sampler "$secs" "$work/samples"
+    fi
     if [ "$load" = closed ]; then
         res=$(load_closed "$port" "$secs" "$dir.load")
     else
@@ -344,6 +372,10 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
         curl -s -m 2 "http://127.0.0.1:$APACHE/pi-status?json" \
             > "$dir.pistatus.json" || true
         grep 'PIB10[2-9]' "$work/error_log" > "$dir.piblog" || true
+        stop_sampler
+        python3 "$top/bench/report.py" samples "$work/samples" \
+            > "$dir.pisamples.tsv" || true
+        rm -rf "$work/samples"
     fi
     stop_front
     stop_sim
