@@ -16,6 +16,11 @@
  *   non2xx=0 unsent=0 achieved_rps=499.8 p50_ms=21.3 p90_ms=... p99_ms=...
  *   max_ms=... lag_p99_ms=0.4 conns=37 cpu_s=0.21
  *
+ * A request whose keep-alive connection is closed by the server before
+ * any byte of the answer is sent again on another connection (retried=),
+ * as HTTP clients do for an idempotent GET; its latency still runs from
+ * the first intended time.
+ *
  * lag = actual send time - intended time (the generator's own lateness,
  * queueing for a connection included).  cpu_s = user + system CPU of this
  * process, its own overhead.
@@ -53,6 +58,7 @@ struct ol_conn {
     size_t hlen;
     long body_left;             /* -1 while reading the head */
     int status, close_after;
+    int reused;                 /* has answered before: keep-alive race */
 };
 
 struct ol_opts {
@@ -66,7 +72,7 @@ struct ol_opts {
 
 struct ol_stats {
     long due, sent, ok, errors, non2xx;
-    long e_connect, e_send, e_read, e_timeout;
+    long e_connect, e_send, e_read, e_timeout, retried;
     double *lat, *lag;
     long nlat, nlag, cap;
     int conns_peak;
@@ -179,6 +185,7 @@ static int conn_open(int ep, const struct ol_opts *o, struct ol_conn *c)
     ev.data.ptr = c;
     epoll_ctl(ep, EPOLL_CTL_ADD, c->fd, &ev);
     c->state = OL_CONNECTING;
+    c->reused = 0;
     return 0;
 }
 
@@ -385,13 +392,26 @@ static void on_event(struct ol_run *r, struct ol_conn *c, uint32_t ev,
     rc = conn_read(c, buf);
     if (rc == 0)
         return;
+    if (rc < 0 && c->hlen == 0 && c->reused && r->qhead > 0) {
+        /* closed by the server before any byte of the answer on a
+         * connection it had kept alive: retried at once on another
+         * connection, as HTTP clients do for an idempotent GET; the
+         * time lost still counts (intended time unchanged) */
+        r->queue[--r->qhead] = c->intended;
+        r->st->sent--;
+        r->st->retried++;
+        conn_close(r->ep, c);
+        return;
+    }
     if (rc < 0)
         r->st->e_read++;
     finish(c, r->st, rc == 1);
-    if (rc < 0 || c->close_after)
+    if (rc < 0 || c->close_after) {
         conn_close(r->ep, c);
-    else
+    } else {
         c->state = OL_IDLE;
+        c->reused = 1;
+    }
 }
 
 static void expire(struct ol_run *r, double t)
@@ -507,7 +527,7 @@ int main(int argc, char **argv)
            "p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f "
            "lag_p50_ms=%.3f lag_p99_ms=%.3f conns=%d cpu_s=%.2f "
            "elapsed_s=%.1f e_connect=%ld e_send=%ld e_read=%ld "
-           "e_timeout=%ld\n",
+           "e_timeout=%ld retried=%ld\n",
            o.rate, o.dur, st.due, st.sent, st.ok, st.errors, st.non2xx,
            unsent, inflight, (double)st.ok / o.dur,
            pct(st.lat, st.nlat, 0.5), pct(st.lat, st.nlat, 0.9),
@@ -517,6 +537,6 @@ int main(int argc, char **argv)
            st.conns_peak,
            ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6
            + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6, el,
-           st.e_connect, st.e_send, st.e_read, st.e_timeout);
+           st.e_connect, st.e_send, st.e_read, st.e_timeout, st.retried);
     return 0;
 }

@@ -126,8 +126,9 @@ prepare() {
     make -s -C "$top/sim" >/dev/null
     gcc -O2 -Wall -Wextra -o "$work/openloop" "$top/bench/openloop.c"
     libexec=$(apxs -q LIBEXECDIR)
-    rm -rf "$raw" "$plots"
+    rm -rf "$raw"
     mkdir -p "$raw" "$plots"
+    rm -f "$plots"/*.svg
 }
 
 # ---- the simulated nodes --------------------------------------------------
