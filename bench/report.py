@@ -1,0 +1,531 @@
+#!/usr/bin/env python3
+"""bench/report.py -- capacity of a scenario, and RESULTS.md + SVG plots.
+
+    report.py capacity SCENARIO_FILE FRACTION   -> requests/s (integer)
+    report.py report RAW_DIR SCENARIO_DIR PLOT_DIR OUT_MD ELAPSED_S
+
+Python 3 standard library only.  The plots are written by svg.py-like
+helpers below (no matplotlib).
+"""
+import sys
+
+def parse_scenario(path):
+    """Nodes of a pisim scenario file, defaults applied, file order."""
+    defaults, nodes = {}, []
+    with open(path) as f:
+        for line in f:
+            words = line.split('#', 1)[0].split()
+            if not words:
+                continue
+            kv = dict(w.split('=', 1) for w in words[1:] if '=' in w)
+            if words[0] == 'defaults':
+                defaults.update(kv)
+            elif words[0] == 'node':
+                n = dict(defaults)
+                n.update(kv)
+                n['name'] = words[1]
+                nodes.append(n)
+    return nodes
+
+def mean_service_ms(spec):
+    kind, _, rest = spec.partition(':')
+    vals = [float(v) for v in rest.split(':')]
+    if kind == 'uniform':
+        return (vals[0] + vals[1]) / 2
+    return vals[0]
+
+def node_capacity(n):
+    """Requests/s: slots x speed / mean service time (unthrottled)."""
+    ms = mean_service_ms(n.get('service', 'fixed:20'))
+    if ms <= 0:
+        return float('inf')
+    return int(n.get('slots', 4)) * float(n.get('speed', 1)) * 1000.0 / ms
+
+
+import glob
+import json
+import os
+import statistics
+
+BALANCERS = ['pi', 'byrequests', 'bybusyness', 'haproxy', 'nginx']
+LABELS = {'pi': 'Apache pi', 'byrequests': 'Apache byrequests',
+          'bybusyness': 'Apache bybusyness', 'haproxy': 'HAProxy leastconn',
+          'nginx': 'nginx least_conn'}
+COLORS = {'pi': '#d62728', 'byrequests': '#7f7f7f', 'bybusyness': '#1f77b4',
+          'haproxy': '#2ca02c', 'nginx': '#ff7f0e'}
+
+
+# ---- pi's view: the master's /pi-status?json, one file a second ----------
+def samples(d):
+    """Prints t member node temp_c throttled thermal_state weight inflight
+    rate1s ewma_ms, one line per member per sample."""
+    print('# t member node temp_c throttled thermal_state weight inflight '
+          'rate1s ewma_ms')
+    files = sorted(glob.glob(os.path.join(d, '*.json')),
+                   key=lambda f: int(os.path.basename(f).split('.')[0]))
+    for f in files:
+        t = int(os.path.basename(f).split('.')[0])
+        try:
+            doc = json.load(open(f))
+        except (ValueError, OSError):
+            continue
+        for b in doc.get('balancers', []):
+            for m in b.get('members', []):
+                tel = m.get('telemetry') or {}
+                print(t, m['name'].rsplit(':', 1)[-1], tel.get('node', '-'),
+                      tel.get('temperature_c', '-'),
+                      hex(tel.get('throttled') or 0),
+                      m.get('thermal_state', '-'), m.get('weight', '-'),
+                      m.get('inflight', '-'), (m.get('rate') or {}).get('1s'),
+                      round((m.get('response_time_ms') or {})
+                            .get('ewma') or 0, 1))
+
+
+# ---- raw data -------------------------------------------------------------
+def kv_line(line):
+    return dict(w.split('=', 1) for w in line.split() if '=' in w)
+
+
+def read_summary(path):
+    nodes = []
+    if os.path.exists(path):
+        for line in open(path):
+            d = kv_line(line)
+            if 'node' in d:
+                nodes.append(d)
+    return nodes
+
+
+def read_trace(path):
+    """{node: [(t, temp, served_cum, throttled_bits)]}"""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    for line in open(path):
+        if line.startswith('#'):
+            continue
+        w = line.split()
+        if len(w) < 6:
+            continue
+        out.setdefault(w[1], []).append((float(w[0]), float(w[2]),
+                                         int(w[4]), int(w[3], 16)))
+    return out
+
+
+def read_runs(raw):
+    runs = {}
+    for line in open(os.path.join(raw, 'runs.tsv')):
+        w = line.rstrip('\n').split('\t')
+        if len(w) < 8:
+            continue
+        scen, load, bal, secs = w[:4]
+        runs[(scen, load, bal)] = {
+            'secs': float(secs), 'rps': float(w[4] or 0),
+            'p50': float(w[5] or 0), 'p99': float(w[6] or 0),
+            'errors': int(float(w[7] or 0)),
+            'nodes': read_summary(os.path.join(
+                raw, '%s-%s-%s.summary' % (scen, load, bal)))}
+    return runs
+
+
+def read_machine(raw):
+    m = {}
+    for line in open(os.path.join(raw, 'machine.txt')):
+        k, _, v = line.rstrip('\n').partition('=')
+        m[k] = v
+    return m
+
+
+# ---- SVG ------------------------------------------------------------------
+def svg_panel(x0, y0, w, h, series, title, ylabel, ymax=None, hline=None):
+    """One line chart; series: [(bal, [(t, v)])].  Returns SVG text."""
+    pts = [p for _, s in series for p in s]
+    if not pts:
+        return ''
+    tmax = max(p[0] for p in pts) or 1
+    vmax = ymax or (max(p[1] for p in pts) * 1.1 or 1)
+    vmin = 0
+    sx = lambda t: x0 + 50 + (w - 60) * t / tmax
+    sy = lambda v: y0 + h - 25 - (h - 45) * (v - vmin) / (vmax - vmin)
+    o = ['<text x="%d" y="%d" font-size="13" font-weight="bold">%s</text>'
+         % (x0 + 50, y0 + 14, title)]
+    o.append('<rect x="%d" y="%d" width="%d" height="%d" fill="none" '
+             'stroke="#ccc"/>' % (x0 + 50, y0 + 20, w - 60, h - 45))
+    for i in range(5):
+        v = vmin + (vmax - vmin) * i / 4
+        o.append('<text x="%d" y="%.1f" font-size="10" text-anchor="end">'
+                 '%.0f</text>' % (x0 + 46, sy(v) + 3, v))
+    step = 5 if tmax > 12 else 2
+    t = 0
+    while t <= tmax:
+        o.append('<text x="%.1f" y="%d" font-size="10" text-anchor="middle">'
+                 '%d</text>' % (sx(t), y0 + h - 12, t))
+        t += step
+    o.append('<text x="%d" y="%d" font-size="10">%s; time (s)</text>'
+             % (x0 + w - 200, y0 + h, ylabel))
+    if hline is not None:
+        o.append('<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" '
+                 'stroke="#000" stroke-dasharray="4,3"/>'
+                 % (sx(0), sx(tmax), sy(hline), sy(hline)))
+    for bal, s in series:
+        if s:
+            d = ' '.join('%.1f,%.1f' % (sx(t), sy(min(v, vmax)))
+                         for t, v in s)
+            o.append('<polyline fill="none" stroke="%s" stroke-width="%s" '
+                     'points="%s"/>' % (COLORS[bal],
+                                        '2.5' if bal == 'pi' else '1.5', d))
+    return '\n'.join(o)
+
+
+def write_plot(path, title, panels):
+    w, ph = 720, 220
+    h = 40 + ph * len(panels) + 30
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif">' % (w, h),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="10" y="20" font-size="15">%s</text>' % title]
+    for i, p in enumerate(panels):
+        o.append(svg_panel(0, 30 + i * ph, w, ph, *p))
+    x = 50
+    for bal in BALANCERS:
+        o.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" '
+                 'stroke-width="3"/><text x="%d" y="%d" font-size="11">%s'
+                 '</text>' % (x, x + 20, h - 14, h - 14, COLORS[bal],
+                              x + 24, h - 10, LABELS[bal]))
+        x += 135
+    o.append('</svg>')
+    with open(path, 'w') as f:
+        f.write('\n'.join(o) + '\n')
+
+
+def per_second(tr, node):
+    """[(t, served in that second)] for node, or cluster when None."""
+    names = [node] if node else list(tr)
+    series = {}
+    for n in names:
+        prev = 0
+        for t, _, served, _ in tr.get(n, []):
+            series[t] = series.get(t, 0) + served - prev
+            prev = served
+    return sorted(series.items())
+
+
+def plot_scenario(raw, plots, scen, load, nodes, focus):
+    traces = {b: read_trace(os.path.join(raw, '%s-%s-%s.trace'
+                                         % (scen, load, b)))
+              for b in BALANCERS}
+    temp, share, tput = [], [], []
+    for b in BALANCERS:
+        tr = traces[b]
+        temp.append((b, [(t, c) for t, c, _, _ in tr.get(focus, [])]))
+        tot = dict(per_second(tr, None))
+        mine = per_second(tr, focus)
+        share.append((b, [(t, 100.0 * v / tot[t]) for t, v in mine
+                          if tot.get(t)]))
+        tput.append((b, sorted(tot.items())))
+    name = '%s-%s.svg' % (scen, load)
+    write_plot(os.path.join(plots, name),
+               '%s, %s loop: node %s (and the cluster), one line per '
+               'balancer' % (scen, load, focus),
+               [(temp, 'temperature of %s' % focus, 'deg C', None, 80),
+                (share, 'share of requests served by %s' % focus, '%', 100,
+                 None),
+                (tput, 'cluster: requests served per second', 'req/s',
+                 None, None)])
+    return name
+
+
+# ---- the report -------------------------------------------------------------
+def focus_node(nodes):
+    for n in nodes:
+        if 'down_at' in n or 'hang_at' in n:
+            return n['name'], 'fails and comes back'
+    ks = [float(n.get('k', 45)) for n in nodes]
+    if max(ks) > min(ks):
+        n = nodes[ks.index(max(ks))]
+        return n['name'], 'poorly cooled'
+    sp = [float(n.get('speed', 1)) for n in nodes]
+    n = nodes[sp.index(max(sp))]
+    return n['name'], 'fastest' if max(sp) > min(sp) else 'first'
+
+
+def fmt_nodes(run, key, fmt):
+    return '/'.join(fmt % float(n.get(key, 0)) for n in run['nodes'])
+
+
+def shares(run):
+    tot = sum(int(n['served']) for n in run['nodes']) or 1
+    return '/'.join('%.0f' % (100.0 * int(n['served']) / tot)
+                    for n in run['nodes'])
+
+
+def scenario_table(runs, scen, load, nodes, cap, offered):
+    o = []
+    names = '/'.join(n['name'] for n in nodes)
+    o.append('| balancer | req/s | %s | p50 ms | p99 ms | errors | '
+             'share %% (%s) | throttled s | peak °C |'
+             % ('% of ideal' if load == 'closed' else '% of offered',
+                names))
+    o.append('|---|---:|---:|---:|---:|---:|---|---|---|')
+    for b in BALANCERS:
+        r = runs.get((scen, load, b))
+        if not r:
+            continue
+        ref = cap if load == 'closed' else offered
+        o.append('| %s | %.0f | %.1f | %.1f | %.1f | %d | %s | %s | %s |' % (
+            LABELS[b], r['rps'], 100.0 * r['rps'] / ref, r['p50'], r['p99'],
+            r['errors'], shares(r), fmt_nodes(r, 'throttled_s', '%.1f'),
+            fmt_nodes(r, 'peak_c', '%.0f')))
+    return o
+
+
+def pi_view(raw, scen, load, focus_port):
+    """Lines of pi's own view of the focus member, and its log lines."""
+    o = []
+    p = os.path.join(raw, '%s-%s-pi.pisamples.tsv' % (scen, load))
+    if os.path.exists(p):
+        rows = [l.split() for l in open(p) if not l.startswith('#')]
+        rows = [r for r in rows if r[1] == focus_port]
+        if rows:
+            o.append('pi\'s view of the focus member, from the master\'s '
+                     '`/pi-status?json` each second (t s: temp °C, throttle '
+                     'bits, state, effective weight, in flight, req/s):')
+            o.append('')
+            o.append('    ' + '  '.join(
+                '%s: %s %s %s w=%s if=%s r=%s' % (r[0], r[3], r[4], r[5],
+                                                  r[6], r[7], r[8])
+                for r in rows[:6]))
+            for i in range(6, len(rows), 6):
+                o.append('    ' + '  '.join(
+                    '%s: %s %s %s w=%s if=%s r=%s' % (r[0], r[3], r[4], r[5],
+                                                      r[6], r[7], r[8])
+                    for r in rows[i:i + 6]))
+            o.append('')
+    p = os.path.join(raw, '%s-%s-pi.piblog' % (scen, load))
+    if os.path.exists(p):
+        lines = [l.strip() for l in open(p) if l.strip()]
+        if lines:
+            o.append('pi\'s state-change log lines (PIB102xx), %d:'
+                     % len(lines))
+            o.append('')
+            for l in lines[:8]:
+                o.append('    ' + l.split('] ', 3)[-1])
+            o.append('')
+    return o
+
+
+def target_rows(runs, scen_nodes, ovh):
+    rows = []
+
+    def get(s, l, b):
+        return runs.get((s, l, b))
+
+    if 'hetero' in scen_nodes:
+        nodes, cap = scen_nodes['hetero']
+        pi, bb, hp = (get('hetero', 'closed', b)
+                      for b in ('pi', 'bybusyness', 'haproxy'))
+        if pi and bb and hp:
+            best = max(bb['rps'], hp['rps'])
+            ok = (pi['rps'] >= best and pi['rps'] >= 0.95 * cap
+                  and pi['p99'] <= max(bb['p99'], hp['p99']))
+            rows.append((
+                'heterogeneous: pi ≥ better of bybusyness/HAProxy, ≥ 95% '
+                'of ideal, p99 no worse',
+                'pi %.0f req/s (%.1f%% of ideal %.0f); bybusyness %.0f, '
+                'HAProxy %.0f; p99 pi %.0f ms vs %.0f / %.0f ms'
+                % (pi['rps'], 100 * pi['rps'] / cap, cap, bb['rps'],
+                   hp['rps'], pi['p99'], bb['p99'], hp['p99']), ok))
+    for scen in ('heat-fast', 'heat-slow'):
+        if scen not in scen_nodes:
+            continue
+        nodes, cap = scen_nodes[scen]
+        focus, _ = focus_node(nodes)
+        pi, bb = get(scen, 'closed', 'pi'), get(scen, 'closed', 'bybusyness')
+        if pi and bb:
+            th = lambda r: float(next(n for n in r['nodes']
+                                      if n['node'] == focus)['throttled_s'])
+            tpi, tbb = th(pi), th(bb)
+            ok = (tpi <= 0.1 * tbb if tbb > 0 else tpi == 0) \
+                and pi['rps'] >= bb['rps']
+            rows.append((
+                '%s closed: %s throttled ≤ 10%% of bybusyness\' time, '
+                'throughput ≥ bybusyness\'' % (scen, focus),
+                '%s throttled %.1f s (pi) vs %.1f s (bybusyness); '
+                '%.0f vs %.0f req/s' % (focus, tpi, tbb, pi['rps'],
+                                         bb['rps']), ok))
+        pi, bb = get(scen, 'open', 'pi'), get(scen, 'open', 'bybusyness')
+        if pi and bb:
+            tsum = sum(float(n['throttled_s']) for n in pi['nodes'])
+            ok = tsum == 0 and pi['p99'] <= bb['p99']
+            rows.append((
+                '%s open ~70%%: no node throttles, p99 ≤ bybusyness\''
+                % scen,
+                'throttled s under pi: %s (bybusyness: %s); p99 %.0f vs '
+                '%.0f ms' % (fmt_nodes(pi, 'throttled_s', '%.1f'),
+                             fmt_nodes(bb, 'throttled_s', '%.1f'),
+                             pi['p99'], bb['p99']), ok))
+    if ovh.get('pi') and ovh.get('byrequests'):
+        r = ovh['pi'] / ovh['byrequests']
+        rows.append(('overhead: pi within 3% of byrequests',
+                     'median %.0f vs %.0f req/s: ratio %.3f'
+                     % (ovh['pi'], ovh['byrequests'], r), r >= 0.97))
+    return rows
+
+
+def offload_table(bench_dir):
+    p = os.path.join(bench_dir, 'RESULTS-offload.md')
+    if not os.path.exists(p):
+        return []
+    lines = open(p).read().split('\n')
+    out, on = [], False
+    for l in lines:
+        if l.startswith('## Throughput'):
+            on = True
+            continue
+        if on and l.startswith('## '):
+            break
+        if on:
+            out.append(l)
+    return out
+
+
+def report(raw, scen_dir, plots, out_md, elapsed):
+    m = read_machine(raw)
+    runs = read_runs(raw)
+    o = ['# Balancer benchmark results (issue 7)', '']
+    o.append('Run: `bench/run.sh%s` on %s, whole suite %s s '
+             '(`bench/run.sh --quick`: RESULTS-quick.md).'
+             % (' --quick' if m['mode'] == 'quick' else '', m['date'],
+                elapsed))
+    o.append('')
+    o.append('Machine: %s, `nproc` = %s, %s, kernel %s.  Versions: %s '
+             '(event MPM), %s, nginx %s, wrk %s.'
+             % (m['cpu'], m['nproc'], m['os'], m['kernel'], m['apache'],
+                m['haproxy'], m['nginx'], m['wrk']))
+    o.append('')
+    o += open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           'METHOD.md')).read().rstrip('\n').split('\n')
+    o.append('')
+    gen = os.path.join(raw, 'generator.txt')
+    if os.path.exists(gen):
+        o.append('Open-loop generator self-check (straight at a zero-time '
+                 'pisim node serving the 50 KB page, same core as pisim):')
+        o.append('')
+        for l in open(gen):
+            d = kv_line(l)
+            o.append('    rate %s/s: achieved %s, p99 %s ms, send lag p99 %s '
+                     'ms, errors %s, own CPU %s s in %s s'
+                     % (d.get('rate'), d.get('achieved_rps'),
+                        d.get('p99_ms'), d.get('lag_p99_ms'),
+                        d.get('errors'), d.get('cpu_s'),
+                        d.get('elapsed_s')))
+        o.append('')
+    scen_nodes = {}
+    for spec in m['scenarios'].split():
+        scen, conf, secs, loads = spec.split(':')
+        nodes = parse_scenario(os.path.join(scen_dir, conf))
+        cap = sum(node_capacity(n) for n in nodes)
+        scen_nodes[scen] = (nodes, cap)
+        focus, why = focus_node(nodes)
+        o.append('## %s (`sim/scenarios/%s`, %s s per run)' % (scen, conf,
+                                                               secs))
+        o.append('')
+        o.append('Nodes: %s.  Ideal (capacity-proportional, unthrottled) '
+                 'throughput = Σ slots × speed / mean service = **%.0f '
+                 'req/s**.  Focus node in the plot: %s (%s).'
+                 % ('; '.join('%s %s× k=%s' % (n['name'],
+                                                n.get('speed', '1'),
+                                                n.get('k', '45'))
+                              for n in nodes), cap, focus, why))
+        o.append('')
+        fport = None
+        for load in loads.split(','):
+            offered = round(cap * float(m['open_load']))
+            o.append('### %s loop%s' % (
+                load, ' (wrk, %s connections)' % m['closed_conns']
+                if load == 'closed' else
+                ' (bench/openloop, %d req/s = %.0f%% of ideal)'
+                % (offered, 100 * float(m['open_load']))))
+            o.append('')
+            o += scenario_table(runs, scen, load, nodes, cap, offered)
+            o.append('')
+            name = plot_scenario(raw, plots, scen, load, nodes, focus)
+            rel = os.path.relpath(os.path.join(plots, name),
+                                  os.path.dirname(out_md))
+            o.append('Plot: [%s](%s)' % (rel, rel))
+            o.append('')
+            r = runs.get((scen, load, 'pi'))
+            if r:
+                for n in r['nodes']:
+                    if n['node'] == focus:
+                        fport = n['port']
+            if fport and ('heat' in scen or 'fail' in scen):
+                o += pi_view(raw, scen, load, fport)
+    ovh_runs = {}
+    p = os.path.join(raw, 'overhead.tsv')
+    if os.path.exists(p):
+        for l in open(p):
+            w = l.rstrip('\n').split('\t')
+            if len(w) >= 6:
+                ovh_runs.setdefault(w[0], []).append(
+                    (float(w[2] or 0), float(w[4] or 0)))
+    ovh = {b: statistics.median(x[0] for x in v)
+           for b, v in ovh_runs.items()}
+    o.append('## Per-request overhead (200-byte page, %s connections, %s s '
+             '× %s, alternating)' % (m['ovh_conns'], m['ovh_secs'],
+                                     m['ovh_reps']))
+    o.append('')
+    o.append('Three pisim nodes answering at once (`service=fixed:0`, '
+             '256 slots, 200-byte body) on core 0 with wrk; the front on '
+             'core 1.  Each repetition restarts pisim and the front.')
+    o.append('')
+    o.append('| balancer | runs (req/s) | median req/s | median p99 ms | '
+             'vs byrequests |')
+    o.append('|---|---|---:|---:|---:|')
+    for b in BALANCERS:
+        if b in ovh_runs:
+            v = ovh_runs[b]
+            o.append('| %s | %s | %.0f | %.2f | %.3f |' % (
+                LABELS[b], ', '.join('%.0f' % x[0] for x in v), ovh[b],
+                statistics.median(x[1] for x in v),
+                ovh[b] / ovh['byrequests'] if ovh.get('byrequests') else 0))
+    o.append('')
+    off = offload_table(os.path.dirname(os.path.abspath(out_md)))
+    if off:
+        o.append('## Offload (from [RESULTS-offload.md](RESULTS-offload.md),'
+                 ' `bench/offload.sh 8 50`, not re-run by this suite)')
+        o += off
+        o.append('')
+    o.append('## Targets (issue 7 §4)')
+    o.append('')
+    o.append('| target | measured | met? |')
+    o.append('|---|---|---|')
+    for what, meas, ok in target_rows(runs, scen_nodes, ovh):
+        o.append('| %s | %s | %s |' % (what, meas,
+                                        '**yes**' if ok else '**no**'))
+    o.append('')
+    notes = os.path.join(os.path.dirname(os.path.abspath(out_md)),
+                         'NOTES.md')
+    if m['mode'] != 'quick' and os.path.exists(notes):
+        o += open(notes).read().rstrip('\n').split('\n')
+        o.append('')
+    with open(out_md, 'w') as f:
+        f.write('\n'.join(o) + '\n')
+
+
+def main(argv):
+    if argv[1:2] == ['capacity']:
+        cap = sum(node_capacity(n) for n in parse_scenario(argv[2]))
+        print(int(round(cap * float(argv[3]))))
+    elif argv[1:2] == ['samples']:
+        samples(argv[2])
+    elif argv[1:2] == ['report']:
+        report(argv[2], argv[3], argv[4], argv[5], argv[6])
+    else:
+        sys.stderr.write(__doc__)
+        return 2
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,0 +1,486 @@
+#!/bin/bash
+# bench/run.sh -- the balancer benchmark suite (issue 7): simulated Pi
+# clusters (sim/pisim) behind Apache lbmethod pi / byrequests / bybusyness,
+# HAProxy leastconn and nginx least_conn, closed-loop (wrk) and open-loop
+# (bench/openloop.c) load, the per-request overhead benchmark, and a
+# report with plots.
+#
+#   bench/run.sh            full suite, ~15 min: bench/RESULTS.md,
+#                           bench/plots/*.svg, raw data in bench/raw/
+#   bench/run.sh --quick    ~2 min smoke run: bench/RESULTS-quick.md,
+#                           bench/plots/quick/, bench/raw-quick/
+#
+# Must run as root (installs wrk, haproxy, nginx-light if missing).  All
+# on 127.0.0.1; pisim and the load generator on core 0, the front on core
+# 1.  pisim is restarted for every balancer, so each starts cold (same
+# temperatures, same failure schedule).  Every wait is bounded; a trap
+# stops everything this script started.
+set -eu
+set -o pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+mode=full
+case "${1:-}" in
+    --quick) mode=quick ;;
+    "") ;;
+    *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
+esac
+
+NODE_BASE=19301 APACHE=19280 HAPROXY=19282 NGINX=19283
+BALANCERS="pi byrequests bybusyness haproxy nginx"
+CLOSED_CONNS=64          # wrk connections, closed loop
+OPEN_LOAD=0.70           # open loop: fraction of the scenario's capacity
+OVH_CONNS=50             # overhead benchmark connections
+
+if [ "$mode" = quick ]; then
+    out="$top/bench/RESULTS-quick.md"
+    plots="$top/bench/plots/quick"
+    raw="$top/bench/raw-quick"
+    # scenario:file:duration:loads
+    SCENARIOS="hetero:hetero.conf:5:closed heat-fast:bench-heat-fast.conf:9:closed"
+    OVH_SECS=2 OVH_REPS=1
+else
+    out="$top/bench/RESULTS.md"
+    plots="$top/bench/plots"
+    raw="$top/bench/raw"
+    SCENARIOS="homogeneous:homogeneous.conf:6:closed,open
+hetero:hetero.conf:10:closed,open
+heat-fast:bench-heat-fast.conf:18:closed,open
+heat-slow:bench-heat-slow.conf:18:closed,open
+failover:bench-failover.conf:12:closed,open"
+    OVH_SECS=4 OVH_REPS=3
+fi
+
+work=$(mktemp -d /tmp/pib-suite.XXXXXX)
+chmod 755 "$work"
+sim_pid="" hap_pid="" sampler_pid=""
+libexec=""
+
+log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
+
+# ---- life cycle -------------------------------------------------------------
+stop_front() {
+    if [ -f "$work/httpd.pid" ]; then
+        /usr/sbin/apache2 -f "$work/httpd.conf" -k stop 2>/dev/null || true
+        wait_gone "$work/httpd.pid"
+    fi
+    if [ -n "$hap_pid" ]; then
+        kill "$hap_pid" 2>/dev/null || true
+        wait "$hap_pid" 2>/dev/null || true
+        hap_pid=""
+    fi
+    if [ -f "$work/nginx.pid" ]; then
+        kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+        wait_gone "$work/nginx.pid"
+    fi
+}
+
+stop_sim() {
+    if [ -n "$sim_pid" ]; then
+        kill "$sim_pid" 2>/dev/null || true
+        wait "$sim_pid" 2>/dev/null || true
+        sim_pid=""
+    fi
+}
+
+cleanup() {
+    stop_sampler
+    stop_front
+    stop_sim
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+wait_gone() {                   # wait_gone PIDFILE, at most 5 s
+    local i
+    for i in $(seq 50); do
+        [ -f "$1" ] || return 0
+        sleep 0.1
+    done
+    echo "still running after 5 s: $1" >&2
+}
+
+wait_port() {                   # wait_port PORT, at most 5 s
+    local i
+    for i in $(seq 50); do
+        curl -s -o /dev/null -m 1 "http://127.0.0.1:$1/pi-status?auto" \
+            && return 0
+        sleep 0.1
+    done
+    echo "nothing answers on port $1" >&2
+    return 1
+}
+
+prepare() {
+    "$top/build/setup-deps.sh" bench
+    local p
+    for p in wrk haproxy nginx taskset curl python3 gcc; do
+        command -v "$p" >/dev/null || { echo "missing: $p" >&2; exit 1; }
+    done
+    if [ ! -f "$top/mod_pibalance/mod_pibalance.so" ] \
+        || [ ! -f "$top/mod_pistats/mod_pistats.so" ]; then
+        (cd "$top" && { [ -f Makefile ] || { autoconf && ./configure; }; } \
+            && make -s) >/dev/null
+    fi
+    make -s -C "$top/sim" >/dev/null
+    gcc -O2 -Wall -Wextra -o "$work/openloop" "$top/bench/openloop.c"
+    libexec=$(apxs -q LIBEXECDIR)
+    rm -rf "$raw"
+    mkdir -p "$raw" "$plots"
+    rm -f "$plots"/*.svg
+}
+
+# ---- the simulated nodes --------------------------------------------------
+start_sim() {                   # start_sim CONF RUNDIR SECONDS
+    local conf=$1 dir=$2 secs=$3 port
+    taskset -c 0 "$top/sim/pisim" "$conf" -p "$NODE_BASE" -d "$secs" \
+        -s "$dir.summary" -t "$dir.trace" -l "$dir.events" \
+        > "$work/sim.out" 2>&1 &
+    sim_pid=$!
+    sleep 0.2
+    for port in $(node_ports); do
+        wait_port "$port"
+    done
+}
+
+node_ports() {                  # the ports pisim said it listens on
+    local i
+    for i in $(seq 20); do
+        if grep -q listening "$work/sim.out" 2>/dev/null; then
+            sed -n 's/.*listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' \
+                "$work/sim.out"
+            return 0
+        fi
+        sleep 0.1
+    done
+    echo "pisim did not start: $(cat "$work/sim.out")" >&2
+    return 1
+}
+
+# ---- the fronts -------------------------------------------------------------
+apache_conf() {                 # apache_conf LBMETHOD PORTS...
+    local method=$1 p members=""
+    shift
+    for p in "$@"; do
+        members="$members    BalancerMember \"http://127.0.0.1:$p\" retry=2
+"
+    done
+    cat > "$work/httpd.conf" <<CONF
+ServerRoot "$work"
+ServerName 127.0.0.1
+PidFile "$work/httpd.pid"
+ErrorLog "$work/error_log"
+LogLevel notice
+DefaultRuntimeDir "$work"
+Mutex file:$work default
+LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
+LoadModule authz_core_module "$libexec/mod_authz_core.so"
+LoadModule proxy_module "$libexec/mod_proxy.so"
+LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
+LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
+LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+LoadModule lbmethod_byrequests_module "$libexec/mod_lbmethod_byrequests.so"
+LoadModule lbmethod_bybusyness_module "$libexec/mod_lbmethod_bybusyness.so"
+LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"
+LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
+User nobody
+Group nogroup
+Listen 127.0.0.1:$APACHE
+StartServers 2
+ServerLimit 2
+ThreadsPerChild 64
+MaxRequestWorkers 128
+MaxConnectionsPerChild 0
+KeepAliveTimeout 30
+MaxKeepAliveRequests 0
+PiStatsProbeInterval 500ms
+PiStatsProbeTimeout 400ms
+<Location "/pi-status">
+    SetHandler pi-status
+</Location>
+ProxyPass "/pi-status" "!"
+<Proxy "balancer://b">
+$members    ProxySet lbmethod=$method
+</Proxy>
+ProxyPass "/" "balancer://b/"
+CONF
+}
+
+haproxy_conf() {                # haproxy_conf PORTS...
+    local p i=0
+    cat > "$work/haproxy.cfg" <<CONF
+global
+    nbthread 1
+    maxconn 4096
+defaults
+    mode http
+    timeout connect 2s
+    timeout client 30s
+    timeout server 30s
+    retries 2
+    option redispatch
+    http-reuse always
+frontend f
+    bind 127.0.0.1:$HAPROXY
+    default_backend b
+backend b
+    balance leastconn
+    option httpchk GET /pi-status?auto
+CONF
+    for p in "$@"; do
+        i=$((i + 1))
+        echo "    server n$i 127.0.0.1:$p check inter 1s fall 1 rise 1" \
+            >> "$work/haproxy.cfg"
+    done
+}
+
+nginx_conf() {                  # nginx_conf PORTS...
+    local p servers=""
+    for p in "$@"; do
+        servers="$servers        server 127.0.0.1:$p max_fails=1 fail_timeout=2s;
+"
+    done
+    cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx.err;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $work/nb;
+    proxy_temp_path $work/np;
+    fastcgi_temp_path $work/nf;
+    uwsgi_temp_path $work/nu;
+    scgi_temp_path $work/ns;
+    upstream b {
+        least_conn;
+$servers        keepalive 64;
+    }
+    server {
+        listen 127.0.0.1:$NGINX;
+        location / {
+            proxy_pass http://b;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_next_upstream error timeout;
+        }
+    }
+}
+CONF
+}
+
+start_front() {                 # start_front BALANCER PORTS...; prints port
+    local bal=$1
+    shift
+    case $bal in
+        haproxy)
+            haproxy_conf "$@"
+            taskset -c 1 haproxy -f "$work/haproxy.cfg" \
+                > "$work/haproxy.log" 2>&1 &
+            hap_pid=$!
+            wait_port "$HAPROXY" >&2
+            echo "$HAPROXY" ;;
+        nginx)
+            nginx_conf "$@"
+            taskset -c 1 nginx -c "$work/nginx.conf"
+            wait_port "$NGINX" >&2
+            echo "$NGINX" ;;
+        *)
+            apache_conf "$bal" "$@"
+            : > "$work/error_log"
+            taskset -c 1 /usr/sbin/apache2 -f "$work/httpd.conf" -k start
+            wait_port "$APACHE" >&2
+            echo "$APACHE" ;;
+    esac
+}
+
+# ---- load -------------------------------------------------------------------
+to_ms() {                       # wrk's "12.3ms" / "850.00us" / "1.2s"
+    awk -v v="$1" 'BEGIN {
+        n = v + 0
+        if (v ~ /us$/) n /= 1000; else if (v ~ /ms$/) n += 0;
+        else if (v ~ /s$/) n *= 1000
+        printf "%.2f", n }'
+}
+
+load_closed() {                 # load_closed PORT SECONDS OUTFILE -> tsv
+    local port=$1 secs=$2 o=$3 rps p50 p99 err
+    timeout $((secs + 20)) taskset -c 0 wrk -t1 -c"$CLOSED_CONNS" \
+        -d"${secs}s" --timeout 10s --latency \
+        "http://127.0.0.1:$port/" > "$o" 2>&1 || true
+    rps=$(awk '/^Requests\/sec/ {printf "%.1f", $2}' "$o")
+    p50=$(to_ms "$(awk '$1 == "50%" {print $2}' "$o")")
+    p99=$(to_ms "$(awk '$1 == "99%" {print $2}' "$o")")
+    err=$(awk '/Socket errors/ {gsub(",", ""); s += $4 + $6 + $8 + $10}
+               /Non-2xx/ {s += $NF} END {print s + 0}' "$o")
+    printf '%s\t%s\t%s\t%s\n' "${rps:-0}" "$p50" "$p99" "$err"
+}
+
+load_open() {                   # load_open PORT SECONDS RATE OUTFILE -> tsv
+    local port=$1 secs=$2 rate=$3 o=$4
+    timeout $((secs + 30)) taskset -c 0 "$work/openloop" -r "$rate" \
+        -d "$secs" -c 512 -T 10 -w 10 "http://127.0.0.1:$port/" \
+        > "$o" 2>&1 || true
+    awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+           printf "%s\t%s\t%s\t%d\n", v["achieved_rps"], v["p50_ms"],
+                  v["p99_ms"], v["errors"] + v["non2xx"] + v["unsent"] }' "$o"
+}
+
+# ---- what lbmethod pi sees: the master's /pi-status?json each second ----
+start_sampler() {               # start_sampler SECONDS DIR
+    local secs=$1 d=$2
+    mkdir -p "$d"
+    (
+        i=0
+        while [ "$i" -lt "$((secs + 1))" ]; do
+            curl -s -m 1 -o "$d/$i.json" \
+                "http://127.0.0.1:$APACHE/pi-status?json" || true
+            i=$((i + 1))
+            sleep 1
+        done
+    ) &
+    sampler_pid=$!
+}
+
+stop_sampler() {
+    if [ -n "$sampler_pid" ]; then
+        kill "$sampler_pid" 2>/dev/null || true
+        wait "$sampler_pid" 2>/dev/null || true
+        sampler_pid=""
+    fi
+}
+
+# ---- one run ------------------------------------------------------------------
+run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
+    local scen=$1 conf=$2 load=$3 bal=$4 secs=$5 dir port res rate
+    dir="$raw/$scen-$load-$bal"
+    start_sim "$top/sim/scenarios/$conf" "$dir" $((secs + 8))
+    # shellcheck disable=SC2046
+    port=$(start_front "$bal" $(node_ports))
+    sleep 1                     # every balancer: probe has run twice
+    if [ "$bal" = pi ]; then
+        start_sampler "$secs" "$work/samples"
+    fi
+    if [ "$load" = closed ]; then
+        res=$(load_closed "$port" "$secs" "$dir.load")
+    else
+        rate=$(python3 "$top/bench/report.py" capacity \
+                   "$top/sim/scenarios/$conf" "$OPEN_LOAD")
+        res=$(load_open "$port" "$secs" "$rate" "$dir.load")
+    fi
+    if [ "$bal" = pi ]; then
+        curl -s -m 2 "http://127.0.0.1:$APACHE/pi-status?json" \
+            > "$dir.pistatus.json" || true
+        grep 'PIB10[2-9]' "$work/error_log" > "$dir.piblog" || true
+        stop_sampler
+        python3 "$top/bench/report.py" samples "$work/samples" \
+            > "$dir.pisamples.tsv" || true
+        rm -rf "$work/samples"
+    fi
+    stop_front
+    stop_sim
+    printf '%s\t%s\t%s\t%s\t%s\n' "$scen" "$load" "$bal" "$secs" "$res" \
+        >> "$raw/runs.tsv"
+    log "  $scen $load $bal: $(cut -f1 <<<"$res") req/s," \
+        "p99 $(cut -f3 <<<"$res") ms, errors $(cut -f4 <<<"$res")"
+}
+
+run_scenarios() {
+    local line scen conf secs loads load bal
+    while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        IFS=: read -r scen conf secs loads <<<"$line"
+        for load in ${loads//,/ }; do
+            log "scenario $scen, $load loop, ${secs} s per balancer"
+            for bal in $BALANCERS; do
+                run_one "$scen" "$conf" "$load" "$bal" "$secs"
+            done
+        done
+    done <<<"${SCENARIOS// /$'\n'}"
+}
+
+# ---- per-request overhead ---------------------------------------------------
+run_overhead() {
+    local rep bal port res
+    cat > "$work/ovh.conf" <<SCEN
+defaults slots=256 cpus=4 service=fixed:0 body=size:200
+node f1
+node f2
+node f3
+SCEN
+    log "overhead: 200-byte page, $OVH_CONNS connections, $OVH_REPS x"
+    for rep in $(seq "$OVH_REPS"); do
+        for bal in $BALANCERS; do
+            start_sim "$work/ovh.conf" "$work/ovh" 600
+            # shellcheck disable=SC2046
+            port=$(start_front "$bal" $(node_ports))
+            timeout 10 taskset -c 0 wrk -t1 -c"$OVH_CONNS" -d1s \
+                "http://127.0.0.1:$port/" > /dev/null 2>&1 || true
+            CLOSED_CONNS=$OVH_CONNS
+            res=$(load_closed "$port" "$OVH_SECS" \
+                      "$raw/overhead-$bal-$rep.load")
+            CLOSED_CONNS=64
+            stop_front
+            stop_sim
+            printf '%s\t%s\t%s\n' "$bal" "$rep" "$res" \
+                >> "$raw/overhead.tsv"
+            log "  overhead $bal #$rep: $(cut -f1 <<<"$res") req/s"
+        done
+    done
+}
+
+# ---- generator self-check -----------------------------------------------------
+check_generator() {             # openloop straight at a zero-time node
+    printf 'node g slots=256 cpus=4 service=fixed:0 body=file:%s\n' \
+        "$top/sim/phpinfo.html" > "$work/gen.conf"
+    start_sim "$work/gen.conf" "$work/gen" 60
+    local r
+    for r in 1000 2000; do
+        taskset -c 0 "$work/openloop" -r "$r" -d 3 -c 512 \
+            "http://127.0.0.1:$NODE_BASE/" >> "$raw/generator.txt" 2>&1 \
+            || true
+    done
+    stop_sim
+    log "generator self-check:"
+    sed 's/^/    /' "$raw/generator.txt" >&2
+}
+
+# ---- report -----------------------------------------------------------------
+machine_info() {
+    {
+        echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "mode=$mode"
+        echo "nproc=$(nproc)"
+        echo "cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
+        echo "kernel=$(uname -r)"
+        echo "os=$(. /etc/os-release && echo "$PRETTY_NAME")"
+        echo "apache=$(/usr/sbin/apache2 -v | sed -n 's/Server version: //p')"
+        echo "haproxy=$(haproxy -v | head -1)"
+        echo "nginx=$(nginx -v 2>&1 | sed 's/.*version: //')"
+        echo "wrk=$(dpkg-query -W -f='${Version}' wrk)"
+        echo "open_load=$OPEN_LOAD"
+        echo "closed_conns=$CLOSED_CONNS"
+        echo "ovh_conns=$OVH_CONNS"
+        echo "ovh_secs=$OVH_SECS"
+        echo "ovh_reps=$OVH_REPS"
+        echo "scenarios=${SCENARIOS//$'\n'/ }"
+    } > "$raw/machine.txt"
+}
+
+main() {
+    local t0=$SECONDS
+    prepare
+    log "bench/run.sh ($mode): raw data in $raw"
+    machine_info
+    : > "$raw/runs.tsv"
+    : > "$raw/overhead.tsv"
+    check_generator
+    run_scenarios
+    run_overhead
+    python3 "$top/bench/report.py" report "$raw" "$top/sim/scenarios" \
+        "$plots" "$out" "$((SECONDS - t0))"
+    log "done in $((SECONDS - t0)) s: $out"
+}
+
+main
