@@ -68,8 +68,13 @@ static const char *thermal_state(const pib_view *v)
     return v->ramp < 1.0 ? "ramping" : "ok";
 }
 
+/* from -> to, once.  The plain load first keeps the common case (no
+ * change) free of locked instructions on this per-request path. */
 static int swap32(uint32_t *p, uint32_t from, uint32_t to)
 {
+    if (__atomic_load_n(p, __ATOMIC_RELAXED) != from) {
+        return 0;
+    }
     return __atomic_compare_exchange_n(p, &from, to, 0, __ATOMIC_ACQ_REL,
                                        __ATOMIC_ACQUIRE);
 }
@@ -175,7 +180,7 @@ static void watch_returns(proxy_balancer *b, uint32_t now)
         if (st == NULL) {
             continue;
         }
-        if (down) {
+        if (down && __atomic_load_n(&st->down, __ATOMIC_RELAXED) == 0) {
             __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
         }
         else if (swap32(&st->down, 1, 0)) {
