@@ -22,8 +22,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 mode=full
 case "${1:-}" in
     --quick) mode=quick ;;
+    --overhead) mode=overhead ;;
     "") ;;
-    *) echo "usage: $0 [--quick]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick|--overhead]" >&2; exit 2 ;;
 esac
 
 NODE_BASE=19301 APACHE=19280 HAPROXY=19282 NGINX=19283
@@ -32,7 +33,16 @@ CLOSED_CONNS=64          # wrk connections, closed loop
 OPEN_LOAD=0.70           # open loop: fraction of the scenario's capacity
 OVH_CONNS=50             # overhead benchmark connections
 
-if [ "$mode" = quick ]; then
+if [ "$mode" = overhead ]; then
+    # Only the per-request overhead, Apache's three methods, 5 rounds:
+    # prints the table (raw data in bench/raw-overhead), writes no report.
+    raw="$top/bench/raw-overhead"
+    plots="$raw"
+    out=/dev/null
+    BALANCERS="pi byrequests bybusyness"
+    SCENARIOS=""
+    OVH_SECS=4 OVH_REPS=5
+elif [ "$mode" = quick ]; then
     out="$top/bench/RESULTS-quick.md"
     plots="$top/bench/plots/quick"
     raw="$top/bench/raw-quick"
@@ -468,6 +478,24 @@ machine_info() {
     } > "$raw/machine.txt"
 }
 
+# Median req/s of each balancer in raw/overhead.tsv, and its ratio to
+# byrequests.
+overhead_table() {
+    python3 - "$raw/overhead.tsv" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    f = line.split('\t')
+    runs.setdefault(f[0], []).append(float(f[2].split()[0]))
+base = statistics.median(runs['byrequests'])
+print('%-12s %10s %8s  %s' % ('balancer', 'median/s', 'ratio', 'runs'))
+for bal, v in runs.items():
+    m = statistics.median(v)
+    print('%-12s %10.0f %8.3f  %s' % (bal, m, m / base,
+                                      ' '.join('%.0f' % x for x in v)))
+PY
+}
+
 main() {
     local t0=$SECONDS
     prepare
@@ -475,6 +503,11 @@ main() {
     machine_info
     : > "$raw/runs.tsv"
     : > "$raw/overhead.tsv"
+    if [ "$mode" = overhead ]; then
+        run_overhead
+        overhead_table
+        return
+    fi
     check_generator
     run_scenarios
     run_overhead
