@@ -2,7 +2,7 @@
 # bench/faults.sh -- fault injection under load (issue 8, item 3).
 #
 #   bench/faults.sh [PART...]     PART: restart nodefail telemetry reset
-#                                 (default: all four, ~6 min)
+#                                 (default: all four, ~9 min)
 #
 # The front is Apache (event MPM, 2 children x 64 threads, pinned to core 1)
 # with mod_pistats and mod_pibalance, exactly as bench/run.sh builds it;
