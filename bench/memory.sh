@@ -1,0 +1,112 @@
+#!/bin/bash
+# bench/memory.sh -- resident memory of the master's children under
+# offloaded load (issue 8, item 4), and sizeof(pis_slot).
+#
+#   bench/memory.sh [TARGET_REQUESTS] [MAX_SECONDS]     (1000000, 480)
+#   MEM_EXTRA="MaxMemFree 128" bench/memory.sh     extra front directives
+#
+# One plain pisim node (50 KB phpinfo page, 256 slots, no service time),
+# the front with PiBalanceDeflate On (level 1) and mod_pistats, wrk with
+# Accept-Encoding: gzip, 50 connections, until TARGET requests have been
+# counted by the front's /pi-status (member "requests") or MAX_SECONDS
+# have passed.  Every second: requests so far and the sum of the children's
+# VmRSS (/proc/PID/status).  Reports RSS at the first sample past 10,000
+# requests and at the end.  Appends a section to bench/RESULTS-faults.md
+# unless NO_APPEND=1.  Bounded; trap-based cleanup.
+set -eu
+set -o pipefail
+# shellcheck source=faults.sh
+source "$(dirname "${BASH_SOURCE[0]}")/faults.sh"
+target=${1:-1000000}
+maxs=${2:-480}
+mkdir -p "$raw"
+
+printf 'node m1 slots=256 cpus=4 service=fixed:0 body=file:%s\n' \
+    "$top/sim/phpinfo.html" > "$work/mem.scen"
+start_sim "$work/mem.scen" $((maxs + 60)) memory
+front_conf memory "$APACHE" pi "PiBalanceDeflate On
+PiBalanceDeflateLevel 1
+${MEM_EXTRA:-}" $sim_ports
+sed -i '/^CustomLog/d' "$work/memory.conf.httpd"      # no 1 M-line access log
+start_front memory "$APACHE"
+ppid=$(front_pid memory)
+# children's pids for the record (MaxConnectionsPerChild 0: they live on)
+kids0=$(pgrep -P "$ppid" | sort | tr '\n' ' ')
+
+reqs() { members "$APACHE" | awk '{s += $3} END {print s + 0}'; }
+
+timeout $((maxs + 20)) taskset -c 0 wrk -t1 -c50 -d"${maxs}s" --timeout 10s \
+    -H "Accept-Encoding: gzip" "http://127.0.0.1:$APACHE/" \
+    > "$raw/memory.wrk" 2>&1 &
+wpid=$!
+pids+=("$wpid")
+start=$(date +%s)
+: > "$raw/memory.tsv"
+base_r="" base_rss="" r100="" rss100="" r500="" rss500=""
+while kill -0 "$wpid" 2>/dev/null; do
+    sleep 1
+    r=$(reqs) rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
+    printf '%s\t%s\t%s\n' "$el" "$r" "$rss" >> "$raw/memory.tsv"
+    if [ -z "$base_r" ] && [ "$r" -ge 10000 ]; then
+        base_r=$r base_rss=$rss
+    fi
+    if [ -z "$r100" ] && [ "$r" -ge 100000 ]; then r100=$r rss100=$rss; fi
+    if [ -z "$r500" ] && [ "$r" -ge 500000 ]; then r500=$r rss500=$rss; fi
+    if [ "$r" -ge "$target" ] || [ "$el" -ge "$maxs" ]; then
+        kill "$wpid" 2>/dev/null || true
+        break
+    fi
+done
+wait "$wpid" 2>/dev/null || true
+sleep 1
+end_r=$(reqs) end_rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
+kids1=$(pgrep -P "$ppid" | sort | tr '\n' ' ')
+codec=$(curl -s "http://127.0.0.1:$APACHE/pi-status?json" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+m = d["balancers"][0]["members"][0]
+print(m["bytes_in"], m["bytes_out"])')
+stop_front "$work/memory.conf.httpd"
+stop_sim
+
+# sizeof(pis_slot), from the module's own header
+cat > "$work/sz.c" <<'C'
+#include <stdio.h>
+#include "pis_slot.h"
+int main(void) { printf("%zu\n", sizeof(pis_slot)); return 0; }
+C
+inc="-I$top/mod_pistats $(apxs -q CFLAGS 2>/dev/null) -I$(apxs -q INCLUDEDIR) $(apr-1-config --includes 2>/dev/null || echo -I/usr/include/apr-1.0)"
+# shellcheck disable=SC2086
+gcc $inc -o "$work/sz" "$work/sz.c" 2>"$work/sz.err" && slot=$("$work/sz") || slot="(did not compile: $(head -1 "$work/sz.err"))"
+
+pct=$(awk -v a="$base_rss" -v b="$end_rss" 'BEGIN {printf "%+.1f%%", 100 * (b - a) / a}')
+sect="$raw/memory.md"
+{
+    echo "## 5. Memory (bench/memory.sh)"
+    echo
+    echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'): one plain pisim node (50 KB page), front with"
+    echo "\`PiBalanceDeflate On\` level 1 (2 children × 64 threads, MaxConnectionsPerChild 0),"
+    echo "wrk 50 connections, \`Accept-Encoding: gzip\`; RSS = Σ VmRSS of the parent's children."
+    echo "Extra front directives: \`${MEM_EXTRA:-none}\`."
+    echo "Children before: ${kids0}; after: ${kids1}(same pids: $([ "$kids0" = "$kids1" ] && echo yes || echo NO))."
+    echo
+    echo "| point | offloaded requests (front's counter) | Σ children RSS (KiB) |"
+    echo "|---|---:|---:|"
+    echo "| first sample ≥ 10,000 | $base_r | $base_rss |"
+    echo "| first sample ≥ 100,000 | $r100 | $rss100 |"
+    echo "| first sample ≥ 500,000 | $r500 | $rss500 |"
+    echo "| end ($el s) | $end_r | $end_rss |"
+    echo "| change, first ≥ 10,000 → end | | **$pct** (target ±5%) |"
+    echo "| change, first ≥ 500,000 → end | | $(awk -v a="$rss500" -v b="$end_rss" 'BEGIN {if (a > 0) printf "%+.1f%%", 100 * (b - a) / a}') |"
+    echo
+    echo "Bytes in/out at the end (member counters): $codec.  Samples every second:"
+    echo "raw-faults/memory.tsv (seconds, requests, RSS KiB)."
+    echo
+    echo "**Shared memory per member**: \`sizeof(pis_slot)\` = **$slot bytes** on this"
+    echo "machine ($(uname -m)), compiled from mod_pistats/pis_slot.h; docs/metrics.md says"
+    echo "\"10,984 bytes a member (x86-64)\"; limit 16 KiB = 16,384."
+} > "$sect"
+cat "$sect"
+if [ "${NO_APPEND:-0}" != 1 ]; then
+    { echo; cat "$sect"; } >> "$top/bench/RESULTS-faults.md"
+fi
