@@ -168,13 +168,14 @@ static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
 
 /* Members that were unusable (error, disabled, stopped, draining) and are
  * usable again start their slow start. */
-static void watch_returns(proxy_balancer *b, uint32_t now)
+static void watch_returns(proxy_balancer *b, pib_mstate *states,
+                          unsigned max, uint32_t now)
 {
     int i;
 
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
-        pib_mstate *st = pib_state_get(b, w);
+        pib_mstate *st = pib_state_at(states, max, w);
         int down = !PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w);
 
         if (st == NULL) {
@@ -265,15 +266,19 @@ pib_req *pib_req_get(request_rec *r, int create)
     return q;
 }
 
-/* Fills the candidates; returns how many. */
+/* Notes returning members, then fills the candidates; returns how many.
+ * The balancer's state array is looked up once. */
 static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
                       const pib_tuning *t, uint32_t now, pib_cand *c)
 {
+    unsigned max;
+    pib_mstate *states = pib_state_of(b, &max);
     int i;
 
+    watch_returns(b, states, max, now);
     for (i = 0; i < col->n; i++) {
         proxy_worker *w = col->w[i];
-        pib_mstate *st = pib_state_get(b, w);
+        pib_mstate *st = pib_state_at(states, max, w);
         pib_view v;
         unsigned long cap;
 
@@ -311,7 +316,6 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
         return NULL;
     }
     pib_lbconf_resolve(r->server, balancer, &t);
-    watch_returns(balancer, now);
     n = fill_cands(r, balancer, &col, &t, now, cand);
     best = pib_choose(cand, (size_t)n);
     for (i = 0; i < n; i++) {

@@ -113,20 +113,27 @@ apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s)
     return APR_SUCCESS;
 }
 
-pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w)
+pib_mstate *pib_state_of(const proxy_balancer *b, unsigned *max)
 {
     int i;
 
+    *max = 0;
     if (states == NULL) {
         return NULL;
     }
     for (i = 0; i < nranges; i++) {
         if (ranges[i].b == b) {
-            unsigned idx = w->s->index;
-
-            return idx < ranges[i].max ? &states[ranges[i].base + idx]
-                                       : NULL;
+            *max = ranges[i].max;
+            return &states[ranges[i].base];
         }
     }
     return NULL;
+}
+
+pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w)
+{
+    unsigned max;
+    pib_mstate *base = pib_state_of(b, &max);
+
+    return pib_state_at(base, max, w);
 }

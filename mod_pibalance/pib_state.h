@@ -31,7 +31,19 @@ typedef struct {
 /* post_config: one segment for all balancers of all servers. */
 apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s);
 
-/* The state of member w of balancer b, or NULL.  Lock-free. */
+/* The states of balancer b's members (*max of them), or NULL.  One look-up
+ * a pick: index it with pib_state_at().  Lock-free. */
+pib_mstate *pib_state_of(const proxy_balancer *b, unsigned *max);
+
+/* Member w's state in a balancer's states, or NULL. */
+static APR_INLINE pib_mstate *pib_state_at(pib_mstate *states, unsigned max,
+                                           const proxy_worker *w)
+{
+    return states && (unsigned)w->s->index < max ? &states[w->s->index]
+                                                  : NULL;
+}
+
+/* The state of member w of balancer b, or NULL. */
 pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w);
 
 /* The configuration vector of b's <Proxy> section, or NULL. */
