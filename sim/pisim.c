@@ -6,6 +6,7 @@
  * Usage: pisim SCENARIO [-d DURATION_S] [-p PORT_BASE] [-l LOGFILE]
  *              [-s SUMMARY_FILE] [-t TRACE_FILE] [-j GZIP_THREADS]
  *        pisim --phpinfo          (writes the benchmark page to stdout)
+ *        pisim --phpinfo-dense    (the same with token rows: ~2.4:1 at gzip 1)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -37,7 +39,8 @@ static void usage(void)
     fprintf(stderr,
         "usage: pisim SCENARIO [-d DURATION_S] [-p PORT_BASE] [-l LOGFILE]\n"
         "             [-s SUMMARY_FILE] [-t TRACE_FILE] [-j GZIP_THREADS]\n"
-        "       pisim --phpinfo > phpinfo.html\n");
+        "       pisim --phpinfo > phpinfo.html\n"
+        "       pisim --phpinfo-dense > phpinfo-dense.html\n");
     exit(2);
 }
 
@@ -172,9 +175,9 @@ static void raise_fd_limit(int nnodes)
     }
 }
 
-static int ms_until(uint64_t at, uint64_t now)
+static int64_t ns_until(uint64_t at, uint64_t now)
 {
-    return at <= now ? 0 : (int)((at - now + 999999) / 1000000);
+    return at <= now ? 0 : (int64_t)(at - now);
 }
 
 static void run(struct sim_server *s, const struct options *o, int sfd)
@@ -191,7 +194,9 @@ static void run(struct sim_server *s, const struct options *o, int sfd)
         fprintf(trace, "# t name temp_c throttled served busy\n");
     while (!stop) {
         uint64_t now = sim_now_ns();
-        int timeout = sim_server_timers(s, now), n, i;
+        int64_t timeout = sim_server_timers(s, now);
+        struct timespec ts;
+        int n, i;
 
         sim_server_drain_ready(s);
         if (now >= next_tick) {
@@ -205,9 +210,17 @@ static void run(struct sim_server *s, const struct options *o, int sfd)
         }
         if (o->duration > 0 && now >= end)
             break;
-        if (timeout < 0 || timeout > ms_until(next_tick, now))
-            timeout = ms_until(next_tick, now);
-        n = epoll_wait(s->epfd, ev, 256, timeout);
+        if (timeout < 0 || timeout > ns_until(next_tick, now))
+            timeout = ns_until(next_tick, now);
+        /* ns, not ms: epoll_wait's milliseconds, rounded up, made every
+         * service end up to 1 ms late and cost a 5 ms node 10% of its
+         * capacity. */
+        ts.tv_sec = (time_t)(timeout / 1000000000);
+        ts.tv_nsec = (long)(timeout % 1000000000);
+        n = epoll_pwait2(s->epfd, ev, 256, &ts, NULL);
+        if (n < 0 && errno == ENOSYS)   /* kernel before 5.11 */
+            n = epoll_wait(s->epfd, ev, 256,
+                           (int)((timeout + 999999) / 1000000));
         for (i = 0; i < n; i++) {
             enum sim_tag tag = (enum sim_tag)(ev[i].data.u64 >> 32);
 
@@ -239,10 +252,10 @@ static char *dir_of(const char *path)
     return d;
 }
 
-static int write_phpinfo(void)
+static int write_phpinfo(int dense)
 {
     size_t len;
-    char *page = sim_body_phpinfo(&len);
+    char *page = dense ? sim_body_phpinfo_dense(&len) : sim_body_phpinfo(&len);
 
     if (!page || fwrite(page, 1, len, stdout) != len)
         return 1;
@@ -261,7 +274,9 @@ int main(int argc, char **argv)
 
     err[0] = '\0';
     if (argc == 2 && strcmp(argv[1], "--phpinfo") == 0)
-        return write_phpinfo();
+        return write_phpinfo(0);
+    if (argc == 2 && strcmp(argv[1], "--phpinfo-dense") == 0)
+        return write_phpinfo(1);
     parse_args(argc, argv, &o);
     if (sim_scenario_load(o.scenario, &sc, err, sizeof(err)) < 0) {
         fprintf(stderr, "pisim: %s\n", err);

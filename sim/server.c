@@ -211,6 +211,7 @@ static void queue_append(struct sim_server *s, struct sim_node *n,
 {
     int i = conn_index(s, c);
 
+    c->queued_at = sim_now_ns();
     c->qprev = n->qtail;
     c->qnext = -1;
     if (n->qtail >= 0)
@@ -360,20 +361,28 @@ static void respond_status(struct sim_server *s, struct sim_conn *c)
             sim_server_telemetry(s, &s->nodes[c->node], buf, 1024), buf, 0);
 }
 
+/* The service runs from `start` (now, or the moment a slot fell free if
+ * the request was already waiting then: see node_dispatch). */
 static void start_service(struct sim_server *s, struct sim_node *n,
-                          struct sim_conn *c, uint64_t now)
+                          struct sim_conn *c, uint64_t start)
 {
-    busy_add(n, +1, now);
+    busy_add(n, +1, sim_now_ns());
     c->state = SIM_C_SERVE;
-    if (heap_push(s, now + service_ns(n), conn_index(s, c), c->gen) < 0) {
+    if (heap_push(s, start + service_ns(n), conn_index(s, c), c->gen) < 0) {
         conn_close(s, c);
         return;
     }
     set_interest(s, c);
 }
 
-/* Starts queued requests while slots are free (status ones need none). */
-static void node_dispatch(struct sim_server *s, struct sim_node *n)
+/* Starts queued requests while slots are free (status ones need none).
+ * freed_at is when the slot fell free: the end of the service just over
+ * (its timer's due time), else now.  A request that was already queued
+ * then starts at that moment, not when this loop got round to it, so
+ * the simulator's own scheduling delay never lowers a node's capacity;
+ * it only delays the answer. */
+static void node_dispatch_at(struct sim_server *s, struct sim_node *n,
+                             uint64_t freed_at)
 {
     uint64_t now = sim_now_ns();
 
@@ -386,13 +395,22 @@ static void node_dispatch(struct sim_server *s, struct sim_node *n)
         if (c->req.is_status)
             respond_status(s, c);
         else
-            start_service(s, n, c, now);
+            start_service(s, n, c, freed_at > c->queued_at
+                                   ? (freed_at < now ? freed_at : now)
+                                   : c->queued_at);
+        freed_at = now;             /* one slot freed, one request started */
     }
 }
 
-/* The service time is over (and gzip done if any): answer the page. */
+static void node_dispatch(struct sim_server *s, struct sim_node *n)
+{
+    node_dispatch_at(s, n, sim_now_ns());
+}
+
+/* The service time is over (and gzip done if any): answer the page.
+ * due: when the service ended (its timer's deadline; now after gzip). */
 static void finish_service(struct sim_server *s, struct sim_conn *c,
-                           char *gz, size_t gz_len)
+                           char *gz, size_t gz_len, uint64_t due)
 {
     struct sim_node *n = &s->nodes[c->node];
 
@@ -403,10 +421,11 @@ static void finish_service(struct sim_server *s, struct sim_conn *c,
     else
         respond(s, c, 200, "text/html; charset=utf-8", n->body, n->body_len,
                 NULL, 0);
-    node_dispatch(s, n);
+    node_dispatch_at(s, n, due);
 }
 
-static void service_done(struct sim_server *s, struct sim_conn *c)
+static void service_done(struct sim_server *s, struct sim_conn *c,
+                         uint64_t due)
 {
     struct sim_node *n = &s->nodes[c->node];
     struct sim_gzjob *job;
@@ -422,7 +441,7 @@ static void service_done(struct sim_server *s, struct sim_conn *c)
         sim_gzpool_submit(job);
         return;
     }
-    finish_service(s, c, NULL, 0);
+    finish_service(s, c, NULL, 0, due);
 }
 
 void sim_server_gz_done(struct sim_server *s)
@@ -434,25 +453,25 @@ void sim_server_gz_done(struct sim_server *s)
 
         next = job->next;
         if (c && c->state == SIM_C_GZIP)
-            finish_service(s, c, job->out, job->out_len);
+            finish_service(s, c, job->out, job->out_len, sim_now_ns());
         else
             free(job->out);
         free(job);
     }
 }
 
-int sim_server_timers(struct sim_server *s, uint64_t now)
+int64_t sim_server_timers(struct sim_server *s, uint64_t now)
 {
     while (s->nheap > 0 && s->heap[0].at <= now) {
         struct sim_timer t = heap_pop(s);
         struct sim_conn *c = conn_at(s, t.conn, t.gen);
 
         if (c && c->state == SIM_C_SERVE)
-            service_done(s, c);
+            service_done(s, c, t.at);
     }
     if (s->nheap == 0)
         return -1;
-    return (int)((s->heap[0].at - now + 999999) / 1000000);
+    return (int64_t)(s->heap[0].at - now);
 }
 
 /* ---- request intake ---- */

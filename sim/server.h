@@ -66,6 +66,7 @@ struct sim_conn {
     int ready;                /* on the ready list */
     int next_free;
     uint64_t last_active;     /* ns */
+    uint64_t queued_at;       /* ns: when it joined its node's queue */
 };
 
 struct sim_timer {
@@ -103,8 +104,8 @@ int sim_server_init(struct sim_server *s, const struct sim_scenario *sc,
 /* Handles one epoll event whose tag is LISTEN or CONN. */
 void sim_server_event(struct sim_server *s, uint64_t data, uint32_t events);
 
-/* Fires due service timers; returns ms until the next one (-1: none). */
-int sim_server_timers(struct sim_server *s, uint64_t now);
+/* Fires due service timers; returns ns until the next one (-1: none). */
+int64_t sim_server_timers(struct sim_server *s, uint64_t now);
 
 /* Parses input of connections that became ready during this turn. */
 void sim_server_drain_ready(struct sim_server *s);
