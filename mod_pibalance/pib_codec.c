@@ -8,10 +8,15 @@
  * Memory: zlib's deflate state is (1 << (window_bits + 2)) +
  * (1 << (mem_level + 9)) bytes (256 KiB at 15/8) plus PIB_CODEC_OUTBUF;
  * oneshot holds the body (at most PiBalanceDeflateBuffer) plus its
- * compressed bound.  libdeflate compressors are cached one per level per
- * thread (a few hundred KiB each at most) and live as long as the thread:
- * allocating one per response would cost more than compressing 50 KB.
+ * compressed bound.  A libdeflate compressor is 200 KiB at level 1 and
+ * 650 KiB from level 3 (libdeflate 1.14, x86-64), and allocating one per
+ * response would cost more than compressing 50 KB, so idle ones are kept
+ * in a pool per process and level: as many exist as responses were ever
+ * compressed at the same moment (plus none: idle ones beyond
+ * PIB_LD_IDLE_MAX are freed), not one per thread -- a master with 150
+ * threads and 4 cores needs a handful, not 150 x 200 KiB.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,17 +129,70 @@ const pib_codec pib_codec_zlib = {
 
 /* ---- oneshot: whole body through libdeflate ----------------------------- */
 
-static __thread struct libdeflate_compressor *pib_ld_cache[13];
+#define PIB_LD_LEVELS 13               /* libdeflate's 0..12 */
 
-static struct libdeflate_compressor *pib_ld_get(int level)
+static pthread_mutex_t pib_ld_mutex = PTHREAD_MUTEX_INITIALIZER;
+static struct libdeflate_compressor *pib_ld_idle[PIB_LD_LEVELS][PIB_LD_IDLE_MAX];
+static unsigned pib_ld_nidle[PIB_LD_LEVELS];
+static unsigned long pib_ld_nlive;      /* allocated and not freed */
+
+struct libdeflate_compressor *pib_ld_take(int level)
 {
-    if (level < 0 || level > 12) {
+    struct libdeflate_compressor *c = NULL;
+
+    if (level < 0 || level >= PIB_LD_LEVELS) {
         return NULL;
     }
-    if (pib_ld_cache[level] == NULL) {
-        pib_ld_cache[level] = libdeflate_alloc_compressor(level);
+    pthread_mutex_lock(&pib_ld_mutex);
+    if (pib_ld_nidle[level] > 0) {
+        c = pib_ld_idle[level][--pib_ld_nidle[level]];
     }
-    return pib_ld_cache[level];
+    pthread_mutex_unlock(&pib_ld_mutex);
+    if (c == NULL) {                    /* allocate outside the lock */
+        c = libdeflate_alloc_compressor(level);
+        if (c != NULL) {
+            pthread_mutex_lock(&pib_ld_mutex);
+            pib_ld_nlive++;
+            pthread_mutex_unlock(&pib_ld_mutex);
+        }
+    }
+    return c;
+}
+
+void pib_ld_put(struct libdeflate_compressor *c, int level)
+{
+    int keep = 0;
+
+    if (c == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&pib_ld_mutex);
+    if (level >= 0 && level < PIB_LD_LEVELS
+        && pib_ld_nidle[level] < PIB_LD_IDLE_MAX) {
+        pib_ld_idle[level][pib_ld_nidle[level]++] = c;
+        keep = 1;
+    }
+    else {
+        pib_ld_nlive--;
+    }
+    pthread_mutex_unlock(&pib_ld_mutex);
+    if (!keep) {
+        libdeflate_free_compressor(c);
+    }
+}
+
+void pib_ld_counts(unsigned long *live, unsigned long *idle)
+{
+    unsigned long n = 0;
+    int l;
+
+    pthread_mutex_lock(&pib_ld_mutex);
+    for (l = 0; l < PIB_LD_LEVELS; l++) {
+        n += pib_ld_nidle[l];
+    }
+    *live = pib_ld_nlive;
+    *idle = n;
+    pthread_mutex_unlock(&pib_ld_mutex);
 }
 
 static int pib_one_init(pib_cstream *s, const pib_codec_params *p)
@@ -167,7 +225,7 @@ static int pib_one_flush(pib_cstream *s)
 
 static int pib_one_finish(pib_cstream *s)
 {
-    struct libdeflate_compressor *c = pib_ld_get(s->level);
+    struct libdeflate_compressor *c = pib_ld_take(s->level);
     size_t bound, n;
     unsigned char *out;
 
@@ -177,9 +235,11 @@ static int pib_one_finish(pib_cstream *s)
     bound = libdeflate_gzip_compress_bound(c, s->len);
     out = malloc(bound);
     if (out == NULL) {
+        pib_ld_put(c, s->level);
         return -1;
     }
     n = libdeflate_gzip_compress(c, s->buf, s->len, out, bound);
+    pib_ld_put(c, s->level);
     if (n > 0) {
         pib_emit(s, out, n);
     }

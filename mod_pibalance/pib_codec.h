@@ -65,4 +65,15 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
  * outgrows its announced length.  Returns 0 or -1. */
 int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p);
 
+/* The process's pool of libdeflate compressors (see pib_codec.c).  take
+ * returns an idle one of that level or a new one (NULL: level outside
+ * 0..12 or out of memory); put gives it back, freeing it when
+ * PIB_LD_IDLE_MAX of that level are idle already.  Thread-safe. */
+#define PIB_LD_IDLE_MAX 8
+struct libdeflate_compressor;
+struct libdeflate_compressor *pib_ld_take(int level);
+void pib_ld_put(struct libdeflate_compressor *c, int level);
+/* Compressors allocated and not freed, and how many of them are idle. */
+void pib_ld_counts(unsigned long *live, unsigned long *idle);
+
 #endif /* PIB_CODEC_H */

@@ -1,7 +1,10 @@
 /* test_codec.c -- both codecs round-trip through zlib's gunzip, with
  * random chunking and flush points; a flush makes everything so far
  * decodable; a stream never finished is never a complete gzip stream. */
+#include <pthread.h>
 #include <stdlib.h>
+
+#include <libdeflate.h>
 
 #include "unit.h"
 #include "pib_codec.h"
@@ -169,6 +172,94 @@ static void bad_params(void)
     s.codec->end(&s);
 }
 
+/* The compressor pool: an idle one is reused, levels are kept apart,
+ * idle ones beyond PIB_LD_IDLE_MAX are freed, and a bad level gives
+ * NULL.  Counts are relative: other tests above used the pool too. */
+static void pool(void)
+{
+    struct libdeflate_compressor *c[PIB_LD_IDLE_MAX + 3], *a, *b;
+    unsigned long live0, idle0, live, idle;
+    int i;
+
+    pib_ld_counts(&live0, &idle0);
+    a = pib_ld_take(4);
+    CHECK(a != NULL);
+    pib_ld_put(a, 4);
+    b = pib_ld_take(4);
+    CHECK(b == a);                       /* reused, not allocated */
+    pib_ld_put(b, 4);
+    CHECK(pib_ld_take(13) == NULL);
+    CHECK(pib_ld_take(-1) == NULL);
+    pib_ld_put(NULL, 4);                 /* harmless */
+
+    for (i = 0; i < PIB_LD_IDLE_MAX + 3; i++) {
+        c[i] = pib_ld_take(7);
+        CHECK(c[i] != NULL);
+    }
+    pib_ld_counts(&live, &idle);
+    CHECK(live >= (unsigned long)PIB_LD_IDLE_MAX + 3);
+    for (i = 0; i < PIB_LD_IDLE_MAX + 3; i++) {
+        pib_ld_put(c[i], 7);
+    }
+    pib_ld_counts(&live, &idle);
+    /* level 7 keeps PIB_LD_IDLE_MAX idle and freed the 3 others */
+    CHECK_INT((long)(live - live0), (long)PIB_LD_IDLE_MAX + 1);
+    CHECK_INT((long)(idle - idle0), (long)PIB_LD_IDLE_MAX + 1);
+}
+
+/* Threads compressing at once each get their own compressor, and the
+ * output of every one gunzips to its input. */
+#define POOL_THREADS 6
+#define POOL_ROUNDS 40
+
+static void *pool_worker(void *arg)
+{
+    long *bad = arg;
+    unsigned char in[20000], out[30000];
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    int r;
+    size_t i;
+
+    for (r = 0; r < POOL_ROUNDS; r++) {
+        struct libdeflate_compressor *c = pib_ld_take(1);
+        size_t n, got = 0;
+
+        for (i = 0; i < sizeof(in); i++) {
+            in[i] = (unsigned char)("pibalance "[(i + r) % 10]);
+        }
+        n = c ? libdeflate_gzip_compress(c, in, sizeof(in), out, sizeof(out))
+              : 0;
+        pib_ld_put(c, 1);
+        if (n == 0 || libdeflate_gzip_decompress(d, out, n, in, sizeof(in),
+                                                 &got) != LIBDEFLATE_SUCCESS
+            || got != sizeof(in)) {
+            (*bad)++;
+        }
+    }
+    libdeflate_free_decompressor(d);
+    return NULL;
+}
+
+static void pool_threads(void)
+{
+    pthread_t t[POOL_THREADS];
+    long bad[POOL_THREADS] = { 0 };
+    unsigned long live0, idle0, live, idle;
+    int i;
+
+    pib_ld_counts(&live0, &idle0);
+    for (i = 0; i < POOL_THREADS; i++) {
+        CHECK_INT(pthread_create(&t[i], NULL, pool_worker, &bad[i]), 0);
+    }
+    for (i = 0; i < POOL_THREADS; i++) {
+        pthread_join(t[i], NULL);
+        CHECK_INT(bad[i], 0);
+    }
+    pib_ld_counts(&live, &idle);
+    CHECK(live - live0 <= POOL_THREADS);  /* at most one per thread */
+    CHECK_INT((long)(live - idle), (long)(live0 - idle0)); /* all back */
+}
+
 void test_codec(void)
 {
     static const size_t sizes[] = { 0, 1, 255, 256, 65535, 65537,
@@ -187,4 +278,6 @@ void test_codec(void)
     overflow_switch();
     truncated();
     bad_params();
+    pool();
+    pool_threads();
 }
