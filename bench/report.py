@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """bench/report.py -- capacity of a scenario, and RESULTS.md + SVG plots.
 
-    report.py capacity SCENARIO_FILE FRACTION   -> requests/s (integer)
+    report.py capacity SCENARIO_FILE FRACTION   -> open-loop requests/s:
+                                                  FRACTION of the
+                                                  sustainable capacity
     report.py report RAW_DIR SCENARIO_DIR PLOT_DIR OUT_MD ELAPSED_S
 
 Python 3 standard library only.  The plots are written by svg.py-like
@@ -40,6 +42,31 @@ def node_capacity(n):
     if ms <= 0:
         return float('inf')
     return int(n.get('slots', 4)) * float(n.get('speed', 1)) * 1000.0 / ms
+
+
+# sim/thermal.h defaults
+SIM_AMBIENT, SIM_K, SIM_THROTTLE_AT, SIM_SOFT_SLOW = 40.0, 45.0, 80.0, 1.15
+
+def node_sustainable(n):
+    """Requests/s the node can serve for ever without throttling: its
+    steady temperature ambient + k x u stays below throttle_at only for
+    u < (throttle_at - ambient) / k, and above a soft limit each request
+    takes soft_slow times longer (sim/README.md's thermal model)."""
+    amb = float(n.get('ambient', SIM_AMBIENT))
+    k = float(n.get('k', SIM_K))
+    at = float(n.get('throttle_at', SIM_THROTTLE_AT))
+    soft = float(n.get('soft_limit', 0))
+    u = 1.0 if k <= 0 else max(0.0, min(1.0, (at - amb) / k))
+    slow = 1.0
+    if soft > 0 and amb + k * u >= soft:
+        slow = float(n.get('soft_slowdown', SIM_SOFT_SLOW))
+    return node_capacity(n) * u / slow
+
+
+def open_rate(nodes, fraction):
+    """The open-loop rate: a fraction of what the cluster sustains without
+    throttling (the unthrottled ideal when no node is poorly cooled)."""
+    return int(round(sum(node_sustainable(n) for n in nodes) * fraction))
 
 
 import glob
@@ -438,14 +465,24 @@ def report(raw, scen_dir, plots, out_md, elapsed):
                                                 n.get('k', '45'))
                               for n in nodes), cap, focus, why))
         o.append('')
+        sus = sum(node_sustainable(n) for n in nodes)
+        if sus < cap - 0.5:
+            o.append('Sustainable without throttling (each node at most at '
+                     'the utilisation whose steady temperature stays below '
+                     '80 °C, soft-limit slowdown included): **%.0f req/s**; '
+                     'the open-loop rate is a fraction of this, since more '
+                     'cannot be served without some node throttling.'
+                     % sus)
+            o.append('')
         fport = None
         for load in loads.split(','):
-            offered = round(cap * float(m['open_load']))
+            offered = open_rate(nodes, float(m['open_load']))
             o.append('### %s loop%s' % (
                 load, ' (wrk, %s connections)' % m['closed_conns']
                 if load == 'closed' else
-                ' (bench/openloop, %d req/s = %.0f%% of ideal)'
-                % (offered, 100 * float(m['open_load']))))
+                ' (bench/openloop, %d req/s = %.0f%% of %s)'
+                % (offered, 100 * float(m['open_load']),
+                   'ideal' if sus >= cap - 0.5 else 'sustainable')))
             o.append('')
             o += scenario_table(runs, scen, load, nodes, cap, offered)
             o.append('')
@@ -515,8 +552,7 @@ def report(raw, scen_dir, plots, out_md, elapsed):
 
 def main(argv):
     if argv[1:2] == ['capacity']:
-        cap = sum(node_capacity(n) for n in parse_scenario(argv[2]))
-        print(int(round(cap * float(argv[3]))))
+        print(open_rate(parse_scenario(argv[2]), float(argv[3])))
     elif argv[1:2] == ['samples']:
         samples(argv[2])
     elif argv[1:2] == ['report']:
