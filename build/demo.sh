@@ -8,6 +8,10 @@
 #   build/demo.sh          start (as root on a fresh machine: installs deps)
 #   build/demo.sh stop     stop everything the demo started
 #   build/demo.sh status   what is running
+#
+# Environment: PIB_DEMO_PORT (master port, 8080), PIB_DEMO_NODE_BASE
+# (first node port, 18081; the nodes use 4 from there),
+# PIB_DEMO_LOAD_SECONDS (how long the background load runs, 1800).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)

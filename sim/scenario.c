@@ -43,6 +43,11 @@ static const struct key_def key_table[] = {
     { "up_at",             K_TIME,    OFF(up_at),     0, 1e7 },
     { "hang_at",           K_TIME,    OFF(hang_at),   0, 1e7 },
     { "unhang_at",         K_TIME,    OFF(unhang_at), 0, 1e7 },
+    { "heat_at",           K_TIME,    OFF(th.heat_at), 0, 1e7 },
+    { "heat_for",          K_TIME,    OFF(th.heat_for), 0.01, 1e7 },
+    { "heat_every",        K_TIME,    OFF(th.heat_every), 0, 1e7 },
+    { "heat_ambient",      K_DBL,     OFF(th.heat_ambient), 0, 100 },
+    { "heat_k",            K_DBL,     OFF(th.heat_k), 0, 200 },
 };
 
 #define NKEYS (sizeof(key_table) / sizeof(key_table[0]))
@@ -220,6 +225,33 @@ static int set_key(struct parser *ps, struct sim_node_conf *c,
     return 0;
 }
 
+/*
+ * The heat event: heat_at needs heat_for and heat_ambient or heat_k; each
+ * of those and heat_every needs heat_at.
+ */
+static int check_heat(struct parser *ps, const struct sim_thermal_params *p)
+{
+    if (p->heat_at < 0.0) {
+        if (p->heat_for > 0.0)
+            return fail(ps, "heat_for", "needs heat_at");
+        if (p->heat_every > 0.0)
+            return fail(ps, "heat_every", "needs heat_at");
+        if (p->heat_ambient > 0.0)
+            return fail(ps, "heat_ambient", "needs heat_at");
+        if (p->heat_k > 0.0)
+            return fail(ps, "heat_k", "needs heat_at");
+        return 0;
+    }
+    if (p->heat_for <= 0.0)
+        return fail(ps, "heat_at", "needs heat_for");
+    if (p->heat_ambient <= 0.0 && p->heat_k <= 0.0)
+        return fail(ps, "heat_at", "needs heat_ambient or heat_k");
+    if (p->heat_every > 0.0 && p->heat_every <= p->heat_for)
+        return fail(ps, "heat_every", "%g must be longer than heat_for %g",
+                    p->heat_every, p->heat_for);
+    return 0;
+}
+
 /* Cross-key checks on a finished node line. */
 static int check_node(struct parser *ps, const struct sim_node_conf *c)
 {
@@ -238,7 +270,7 @@ static int check_node(struct parser *ps, const struct sim_node_conf *c)
                     c->unhang_at, c->hang_at);
     if (c->unhang_at >= 0.0 && c->hang_at < 0.0)
         return fail(ps, "unhang_at", "needs hang_at");
-    return 0;
+    return check_heat(ps, p);
 }
 
 static int check_name(struct parser *ps, const char *name,

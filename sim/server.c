@@ -161,6 +161,9 @@ size_t sim_server_telemetry(const struct sim_server *s,
         n->th.throttled_s, n->th.peak, n->served, n->busy, n->queued,
         n->conf.slots, n->conf.speed, n->hung);
 
+    if (len >= 0 && (size_t)len < size && n->conf.th.heat_at >= 0.0)
+        len += snprintf(buf + len, size - (size_t)len, "SimHeatEvent: %d\n",
+                        n->th.heat);
     return len < 0 ? 0 : (size_t)len >= size ? size - 1 : (size_t)len;
 }
 
@@ -718,8 +721,11 @@ static void node_events(struct sim_server *s, int ni, double t)
 static void node_thermal(struct sim_server *s, struct sim_node *n,
                          uint64_t now)
 {
+    const struct sim_thermal_params *p = &n->conf.th;
     double dt = (double)(now - n->last_tick) / 1e9, u;
+    double from = elapsed_s(s, n->last_tick);
     unsigned before = n->th.bits;
+    int heat_before = n->th.heat;
 
     if (dt <= 0.0)
         return;
@@ -727,7 +733,13 @@ static void node_thermal(struct sim_server *s, struct sim_node *n,
     u = n->busy_ns / 1e9 / dt / n->conf.slots;
     n->busy_ns = 0.0;
     n->last_tick = now;
-    sim_thermal_step(&n->th, &n->conf.th, u, dt);
+    sim_thermal_advance(&n->th, p, from, u, dt);
+    if (n->th.heat && !heat_before)
+        slog(s, "node %s heat event: ambient +%g C, k +%g C at %.1f C",
+             n->conf.name, p->heat_ambient, p->heat_k, n->th.temp);
+    else if (!n->th.heat && heat_before)
+        slog(s, "node %s heat event over at %.1f C", n->conf.name,
+             n->th.temp);
     if ((before ^ n->th.bits) & 0xffff)
         slog(s, "node %s %.1f C throttled 0x%x", n->conf.name, n->th.temp,
              n->th.bits);

@@ -4,6 +4,10 @@
  * Scope: first-order heating toward ambient + k*u with time constant tau,
  * Pi-firmware-like throttle bits, a 1-minute load average.  No I/O, no
  * clocks: the caller passes elapsed time, so the model is unit-testable.
+ * A scheduled heat event (a case fan that stops, an ambient step) raises
+ * ambient and k for a while, optionally again every period; the balancer
+ * cannot prevent it by sending less load, since ambient alone sets the
+ * temperature at zero utilisation.
  * Non-goals: under-voltage bits (0x1, 0x10000) are never set.
  */
 #ifndef SIM_THERMAL_H
@@ -36,6 +40,11 @@ struct sim_thermal_params {
     double throttle_slowdown; /* service time factor while throttled */
     double soft_limit;        /* degC, 0 disables */
     double soft_slowdown;     /* service time factor at/above soft limit */
+    /* Heat event: in force from heat_at for heat_for seconds (seconds
+     * after start), again every heat_every seconds (0 = once); meanwhile
+     * ambient is raised by heat_ambient and k by heat_k.  heat_at < 0:
+     * no event (then the model is exactly the one without events). */
+    double heat_at, heat_for, heat_every, heat_ambient, heat_k;
 };
 
 struct sim_thermal {
@@ -46,6 +55,7 @@ struct sim_thermal {
     unsigned bits;            /* "now" bits | sticky bits */
     int throttled;            /* hard throttle state (with hysteresis) */
     int soft;                 /* at/above soft limit */
+    int heat;                 /* heat event in force (sim_thermal_advance) */
 };
 
 /* Fills p with the defaults above. */
@@ -66,6 +76,27 @@ void sim_thermal_init(struct sim_thermal *t,
 void sim_thermal_step(struct sim_thermal *t,
                       const struct sim_thermal_params *p,
                       double u, double dt);
+
+/* 1 if p's heat event is in force at t seconds after start, else 0. */
+int sim_thermal_heat_active(const struct sim_thermal_params *p, double t);
+
+/*
+ * The first time after t (seconds after start) at which p's heat event
+ * starts or ends; INFINITY if never.
+ */
+double sim_thermal_heat_next(const struct sim_thermal_params *p, double t);
+
+/*
+ * sim_thermal_step with the heat event schedule: advances by dt seconds
+ * from time now_s (seconds after start), splitting the step where the
+ * event starts or ends, each piece stepped with ambient + heat_ambient
+ * and k + heat_k while the event is in force.  So the result still does
+ * not depend on the step size.  Sets t->heat to the state at now_s + dt.
+ * Without an event (heat_at < 0) it is exactly sim_thermal_step.
+ */
+void sim_thermal_advance(struct sim_thermal *t,
+                         const struct sim_thermal_params *p,
+                         double now_s, double u, double dt);
 
 /* Service time multiplier for the current state (1.0 when cool). */
 double sim_thermal_slowdown(const struct sim_thermal *t,

@@ -1,7 +1,8 @@
 #!/bin/bash
 # e2e.sh - end-to-end test of pisim on free 127.0.0.1 ports: telemetry
 # contract, pages, HEAD, gzip, bad requests, pipelining, down/up, heating
-# to throttling under load, clean exit on SIGTERM.  Every wait is bounded.
+# to throttling under load, a heat event heating an idle node past its
+# limit and over again, clean exit on SIGTERM.  Every wait is bounded.
 cd "$(dirname "$0")/.." || exit 1
 PASS=0
 FAIL=0
@@ -24,6 +25,7 @@ node e1 body=file:$PWD/phpinfo.html
 node e2 gzip=6 body=size:30000
 node e3 service=fixed:50 slots=2 tau=0.5 k=60 soft_limit=60
 node e4 down_at=1.5 up_at=4
+node e5 tau=0.3 heat_at=0.5 heat_for=1.5 heat_every=4 heat_ambient=50
 CONF
 printf 'node x speed=0\n' > "$TMP/bad.conf"
 
@@ -38,16 +40,16 @@ port_free() { ! ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
 for attempt in 1 2 3 4 5; do
     BASE=$((20000 + RANDOM % 19000))
     port_free $BASE && port_free $((BASE + 1)) && port_free $((BASE + 2)) \
-        && port_free $((BASE + 3)) || continue
-    ./pisim "$TMP/e2e.conf" -p $BASE -d 60 -t "$TMP/trace" \
+        && port_free $((BASE + 3)) && port_free $((BASE + 4)) || continue
+    ./pisim "$TMP/e2e.conf" -p $BASE -d 60 -t "$TMP/trace" -l "$TMP/log" \
         > "$TMP/out" 2> "$TMP/err" &
     PID=$!
     for i in $(seq 1 50); do
-        [ "$(grep -c listening "$TMP/out" 2>/dev/null)" = 4 ] && break
+        [ "$(grep -c listening "$TMP/out" 2>/dev/null)" = 5 ] && break
         kill -0 $PID 2>/dev/null || break
         sleep 0.1
     done
-    [ "$(grep -c listening "$TMP/out")" = 4 ] && break
+    [ "$(grep -c listening "$TMP/out")" = 5 ] && break
     kill $PID 2>/dev/null
     PID=
 done
@@ -56,7 +58,7 @@ if [ -z "$PID" ]; then
     echo "$PASS passed, $FAIL failed"
     exit 1
 fi
-ok "started on 127.0.0.1:$BASE-$((BASE + 3))"
+ok "started on 127.0.0.1:$BASE-$((BASE + 4))"
 U="http://127.0.0.1"
 C="curl -s --max-time 5"
 
@@ -75,6 +77,41 @@ for i in 0 1 2; do
 done
 $C "$U:$BASE/pi-status?x=1&auto" > "$TMP/st"
 check "query with auto" "grep -q '^Node: e1' $TMP/st"
+check "SimHeatEvent only on a node with heat_at" \
+    "! grep -q SimHeatEvent $TMP/st"
+
+# -- heat event (e5, idle, tau 0.3 s, ambient +50 C for 1.5 s every 4 s):
+# past 80 C and throttled at zero utilisation, then cool again
+hot=0
+for i in $(seq 1 100); do
+    $C "$U:$((BASE + 4))/pi-status?auto" > "$TMP/st5"
+    bits=$(sed -n 's/^Throttled: //p' "$TMP/st5")
+    if grep -qx 'SimHeatEvent: 1' "$TMP/st5" && [ -n "$bits" ] \
+        && [ $((bits & 0x6)) = 6 ]; then
+        hot=1; break
+    fi
+    sleep 0.1
+done
+temp=$(sed -n 's/^TemperatureC: //p' "$TMP/st5")
+check "e5 heat event: idle node past 80 C (T=$temp, Throttled $bits)" \
+    "[ $hot = 1 ] && awk 'BEGIN{exit !($temp >= 80)}' \
+     && grep -qx 'SimBusy: 0' $TMP/st5"
+cool=0
+for i in $(seq 1 100); do
+    $C "$U:$((BASE + 4))/pi-status?auto" > "$TMP/st5"
+    temp=$(sed -n 's/^TemperatureC: //p' "$TMP/st5")
+    if grep -qx 'SimHeatEvent: 0' "$TMP/st5" \
+        && grep -qx 'Throttled: 0x60000' "$TMP/st5" \
+        && awk "BEGIN{exit !($temp < 45)}"; then
+        cool=1; break
+    fi
+    sleep 0.1
+done
+check "e5 after the event: back under 45 C (T=$temp), sticky bits only" \
+    "[ $cool = 1 ]"
+check "event log: heat event start and end" \
+    "grep -q 'node e5 heat event: ambient +50 C, k +0 C' $TMP/log \
+     && grep -q 'node e5 heat event over' $TMP/log"
 
 # -- page: body, length, X-Node
 $C -D "$TMP/h1" -o "$TMP/b1" "$U:$BASE/index.php"
@@ -201,7 +238,7 @@ for i in $(seq 1 50); do
 done
 PID=
 check "exits 0 on SIGTERM (rc=$rc)" "[ '$rc' = 0 ]"
-check "summary line per node" "[ \$(grep -c '^node=e[1-4] ' $TMP/out) = 4 ]"
+check "summary line per node" "[ \$(grep -c '^node=e[1-5] ' $TMP/out) = 5 ]"
 check "summary: e3 throttled seconds and peak" \
     "grep '^node=e3 ' $TMP/out | tr ' ' '\n' | awk -F= '
         \$1 == \"throttled_s\" { t = \$2 } \$1 == \"peak_c\" { p = \$2 }

@@ -15,13 +15,15 @@ static void test_good(void)
         "node pi1 speed=1\n"
         "node pi2 speed=2 port=20002   # trailing comment\n"
         "node pi3 speed=4 k=60 gzip=6 service=uniform:5:15 soft_limit=60\n"
-        "node pi4 body=size:1000 service=fixed:3 down_at=5 up_at=7.5\n";
+        "node pi4 body=size:1000 service=fixed:3 down_at=5 up_at=7.5\n"
+        "node pi5 heat_at=60 heat_for=40 heat_every=150 heat_ambient=25"
+        " heat_k=10.5\n";
     int rc = sim_scenario_parse(text, "t.conf", &sc, err, sizeof(err));
 
     CHECK(rc == 0, err);
     if (rc != 0)
         return;
-    CHECK(sc.n == 4, "four nodes");
+    CHECK(sc.n == 5, "five nodes");
     CHECK(strcmp(sc.nodes[0].name, "pi1") == 0, "name");
     CHECK(sc.nodes[0].dist == SIM_DIST_EXP && sc.nodes[0].svc_a == 20.0,
           "service from defaults");
@@ -39,6 +41,12 @@ static void test_good(void)
           "body size");
     CHECK(sc.nodes[3].down_at == 5.0 && sc.nodes[3].up_at == 7.5, "events");
     CHECK(sc.nodes[0].down_at < 0, "no events by default");
+    CHECK(sc.nodes[0].th.heat_at < 0 && sc.nodes[0].th.heat_ambient == 0
+          && sc.nodes[0].th.heat_k == 0, "no heat event by default");
+    CHECK(sc.nodes[4].th.heat_at == 60.0 && sc.nodes[4].th.heat_for == 40.0
+          && sc.nodes[4].th.heat_every == 150.0
+          && sc.nodes[4].th.heat_ambient == 25.0
+          && sc.nodes[4].th.heat_k == 10.5, "heat event keys");
     sim_scenario_free(&sc);
 }
 
@@ -73,6 +81,18 @@ static const struct bad_case bad[] = {
     { "defaults tau=0\nnode a\n", "t.conf:1: tau:" },
     { "node a port=70000\n", "port:" },
     { "node a k=nan\n", "k:" },
+    { "node a heat_for=10\n", "heat_for: needs heat_at" },
+    { "node a heat_every=10\n", "heat_every: needs heat_at" },
+    { "node a heat_ambient=10\n", "heat_ambient: needs heat_at" },
+    { "node a heat_k=10\n", "heat_k: needs heat_at" },
+    { "node a heat_at=5 heat_ambient=10\n", "heat_at: needs heat_for" },
+    { "node a heat_at=5 heat_for=10\n",
+      "heat_at: needs heat_ambient or heat_k" },
+    { "node a heat_at=5 heat_for=10 heat_k=5 heat_every=10\n",
+      "heat_every: 10 must be longer than heat_for 10" },
+    { "node a heat_at=5 heat_for=0 heat_k=5\n", "heat_for: '0' must be" },
+    { "node a heat_at=5 heat_for=1 heat_ambient=-5\n", "heat_ambient:" },
+    { "node a heat_at=-1 heat_for=1 heat_k=5\n", "heat_at:" },
 };
 
 static void test_bad(void)
@@ -97,16 +117,25 @@ static void test_files(void)
     static const char *const files[] = {
         "scenarios/demo.conf", "scenarios/homogeneous.conf",
         "scenarios/hetero.conf", "scenarios/hot.conf",
-        "scenarios/failover.conf",
+        "scenarios/failover.conf", "scenarios/bench-failover.conf",
+        "scenarios/bench-heat-fast.conf", "scenarios/bench-heat-slow.conf",
     };
+    struct sim_scenario sc;
+    char err[256] = "";
     size_t i;
+    int j, heat;
 
+    /* only demo.conf's pi-hot has a heat event; the others are unchanged */
     for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-        struct sim_scenario sc;
-        char err[256] = "";
-
         CHECK(sim_scenario_load(files[i], &sc, err, sizeof(err)) == 0
               && sc.n >= 2, err[0] ? err : files[i]);
+        for (j = 0, heat = 0; j < sc.n; j++)
+            if (sc.nodes[j].th.heat_at >= 0
+                || sc.nodes[j].th.heat_ambient != 0
+                || sc.nodes[j].th.heat_k != 0)
+                heat += i == 0 && strcmp(sc.nodes[j].name, "pi-hot") == 0
+                        ? 1 : 100;
+        CHECK(heat == (i == 0), files[i]);
         sim_scenario_free(&sc);
     }
 }
