@@ -757,7 +757,12 @@ void sim_server_tick(struct sim_server *s, uint64_t now)
     for (i = 0; i < SIM_MAX_CONNS; i++) {
         struct sim_conn *c = &s->conns[i];
 
+        /* last_active may be later than now (set while this loop turn
+         * answered): unsigned now - last_active would wrap and close a
+         * connection that just served, and the client's next request
+         * on it would meet a reset. */
         if (c->state == SIM_C_READ && c->in_len == 0
+            && now > c->last_active
             && now - c->last_active > (uint64_t)SIM_IDLE_S * 1000000000u)
             conn_close(s, c);
     }

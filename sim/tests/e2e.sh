@@ -116,6 +116,7 @@ check "event log: heat event start and end" \
 # -- page: body, length, X-Node
 $C -D "$TMP/h1" -o "$TMP/b1" "$U:$BASE/index.php"
 check "page body is phpinfo.html" "cmp -s $TMP/b1 phpinfo.html"
+
 check "page Content-Length" \
     "grep -qi \"^Content-Length: $(wc -c < phpinfo.html)\" $TMP/h1"
 check "page X-Node" "grep -qi '^X-Node: e1' $TMP/h1"
@@ -226,6 +227,16 @@ for i in $(seq 1 40); do
     sleep 0.25
 done
 check "e3 cools: only sticky bits 0xe0000 left" "[ $cool = 1 ]"
+
+# -- keep-alive: 400 requests on one connection (2 s of 5 ms services,
+#    40 thermal ticks) are all answered on it; a tick once closed a
+#    connection that had just answered (unsigned wrap of its idle time),
+#    and the client's next request met a reset
+conns=$(timeout 30 curl -s -m 25 -o /dev/null -w '%{num_connects}\n' \
+            "http://127.0.0.1:$BASE/?[1-400]" | awk '{n++; c += $1}
+                                                 END {print n + 0, c + 0}')
+check "keep-alive: 400 requests over one connection (got: $conns)" \
+    '[ "$conns" = "400 1" ]'
 
 # -- SIGTERM: clean exit with a summary
 kill -TERM $PID
