@@ -9,6 +9,10 @@
 #                           bench/plots/*.svg, raw data in bench/raw/
 #   bench/run.sh --quick    ~2 min smoke run: bench/RESULTS-quick.md,
 #                           bench/plots/quick/, bench/raw-quick/
+#   bench/run.sh --only SCENARIO[,SCENARIO] [BALANCER,...]
+#                           those scenarios of the full suite with those
+#                           balancers (default all), no overhead part:
+#                           report and raw data under /tmp/pib-only/
 #
 # Must run as root (installs wrk, haproxy, nginx-light if missing).  All
 # on 127.0.0.1; pisim and the load generator on core 0, the front on core
@@ -20,11 +24,14 @@ set -o pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=full
+only="" only_bal=""
 case "${1:-}" in
     --quick) mode=quick ;;
     --overhead) mode=overhead ;;
+    --only) mode=only; only=${2:?--only needs scenarios}; only_bal=${3:-} ;;
     "") ;;
-    *) echo "usage: $0 [--quick|--overhead]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--quick|--overhead|--only SCEN[,SCEN] [BAL,...]]" >&2
+       exit 2 ;;
 esac
 
 NODE_BASE=19301 APACHE=19280 HAPROXY=19282 NGINX=19283
@@ -59,6 +66,16 @@ heat-fast:bench-heat-fast.conf:18:closed,open
 heat-slow:bench-heat-slow.conf:18:closed,open
 failover:bench-failover.conf:12:closed,open"
     OVH_SECS=4 OVH_REPS=3
+fi
+if [ "$mode" = only ]; then
+    out=/tmp/pib-only/RESULTS.md
+    plots=/tmp/pib-only/plots
+    raw=/tmp/pib-only/raw
+    mkdir -p "$plots" "$raw"
+    SCENARIOS=$(grep -E "^(${only//,/|}):" <<<"$SCENARIOS" || true)
+    [ -n "$SCENARIOS" ] || { echo "no such scenario: $only" >&2; exit 2; }
+    [ -z "$only_bal" ] || BALANCERS=${only_bal//,/ }
+    OVH_REPS=0
 fi
 
 work=$(mktemp -d /tmp/pib-suite.XXXXXX)

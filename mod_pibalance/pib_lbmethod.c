@@ -291,6 +291,8 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         c[i].drained = v.drained;
         cap = pib_inflight_cap(v.thermal, v.cpus);
         c[i].capped = cap > 0 && c[i].inflight >= cap;
+        c[i].cap = cap;
+        c[i].cooling = cap > 0 && (long)cap < (v.cpus > 0 ? v.cpus : 4);
         c[i].has_temp = v.fresh && v.info.tel.has_temp;
         c[i].temp_dc = v.info.tel.temp_dc;
         c[i].credit = w->s->lbstatus;

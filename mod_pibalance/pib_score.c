@@ -13,6 +13,12 @@
  *
  * With B's request in flight, B's wait is 40 ms and A (30 ms) is next.
  *
+ * A warm member is capped at ceil(CPUs x thermal factor) requests in
+ * flight.  When every member is at its cap the request still goes
+ * somewhere: preferably to a member whose cap is its CPU count (one more
+ * there only queues), never first to one whose cap is below its CPUs
+ * (one more there would run and heat a node being cooled).
+ *
  * Two rules keep Apache's meaning of loadfactor where waits do not
  * differ:
  * - idle members (nothing in flight) compare by estimate alone, and only
@@ -144,6 +150,23 @@ int pib_better(const pib_cand *a, const pib_cand *b)
     }
     if (a->capped != b->capped) {
         return !a->capped;
+    }
+    if (a->capped) {
+        /* Every member is at its cap, so the request queues somewhere.
+         * At a member capped at its CPU count it only waits; at one
+         * capped below (being cooled) it would run and heat it: that
+         * only when all are, and then where it is least over its cap. */
+        if (a->cooling != b->cooling) {
+            return !a->cooling;
+        }
+        if (a->cooling) {
+            double oa = (double)(a->inflight + 1) * (double)b->cap;
+            double ob = (double)(b->inflight + 1) * (double)a->cap;
+
+            if (oa != ob) {
+                return oa < ob;
+            }
+        }
     }
     if (a->inflight == 0 && b->inflight == 0) {
         cmp = fabs(a->est_us - b->est_us) < PIB_IDLE_MIN_DIFF_US ? 0

@@ -74,6 +74,9 @@ typedef struct {
     double weight;             /* effective weight (> 0) */
     int drained;               /* too hot: only if every member is */
     int capped;                /* at its in-flight cap */
+    unsigned long cap;         /* that cap (0: none) */
+    int cooling;               /* the cap is below its CPUs: one more
+                                  request would heat it, not just queue */
     int has_temp;
     int temp_dc;               /* for the all-drained fallback */
     int credit;                /* smooth round-robin credit (lbstatus) */
@@ -81,7 +84,8 @@ typedef struct {
 
 /* Chooses among n candidates (n >= 1): fills unknown estimates with the
  * median of the known ones, skips drained and capped members unless all
- * are (all drained: the coolest), compares expected waits, and breaks
+ * are (all drained: the coolest; all capped: one whose cap is not cooling
+ * it, else the least over its cap), compares expected waits, and breaks
  * ties with the smooth weighted round-robin credit, which it updates
  * (every candidate gains its weight in percent, the winner pays back the
  * total).  Returns the index of the winner.  Allocates nothing. */

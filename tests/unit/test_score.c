@@ -143,6 +143,31 @@ static void capped(void)
     CHECK_INT(pib_choose(c, 2), 0);              /* all capped: waits */
 }
 
+/* Every member at its cap: the request queues where its cap is its CPU
+ * count, not on a member capped below its CPUs to cool it, even when
+ * that one's wait is shorter; all cooling: the least over its cap. */
+static void capped_all(void)
+{
+    pib_cand c[3];
+
+    c[0] = cand(16, 100, 1);                     /* warm, capped at 4 */
+    c[0].capped = 1;
+    c[0].cap = 4;
+    c[1] = cand(28, 70, 1);                      /* warm, capped at 4 */
+    c[1].capped = 1;
+    c[1].cap = 4;
+    c[2] = cand(2, 7, 0.2);                      /* hot, capped at 2 of 4 */
+    c[2].capped = 1;
+    c[2].cap = 2;
+    c[2].cooling = 1;
+    CHECK_INT(pib_choose(c, 3), 0);              /* not 2: it would heat */
+    c[0].cooling = c[1].cooling = 1;             /* all being cooled */
+    c[0].cap = c[1].cap = 3;
+    CHECK_INT(pib_choose(c, 3), 2);              /* 3/2 over vs 17/3, 29/3 */
+    c[2].inflight = 11;
+    CHECK_INT(pib_choose(c, 3), 0);              /* 12/2 vs 17/3 vs 29/3 */
+}
+
 /* Idle members: loadfactor shares (1:3), unknown estimates = median. */
 static void idle_shares(void)
 {
@@ -224,6 +249,7 @@ void test_score(void)
     estimator();
     all_hot();
     capped();
+    capped_all();
     idle_shares();
     no_starvation();
 }
