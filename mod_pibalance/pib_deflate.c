@@ -88,7 +88,7 @@ static const char *pib_header_all(request_rec *r, const char *name)
 }
 
 /* The announced Content-Length, or the size of a body that is whole in
- * this brigade; -1 when unknown. */
+ * this brigade; -1 when unknown (also for an empty HEAD response). */
 static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
 {
     const char *cl = apr_table_get(r->headers_out, "Content-Length");
@@ -112,6 +112,12 @@ static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
             return -1;
         }
         len += (apr_off_t)e->length;
+    }
+    /* A HEAD answered without a body and without Content-Length (AJP and
+     * FastCGI members: httpd drops their Content-Length) says nothing of
+     * the GET's length, which is not 0. */
+    if (len == 0 && r->header_only) {
+        return -1;
     }
     return len;
 }
