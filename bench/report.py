@@ -391,7 +391,15 @@ def target_rows(runs, scen_nodes, ovh):
                 '%.0f ms' % (fmt_nodes(pi, 'throttled_s', '%.1f'),
                              fmt_nodes(bb, 'throttled_s', '%.1f'),
                              pi['p99'], bb['p99']), ok))
-    if ovh.get('pi') and ovh.get('byrequests'):
+    if ovh.get('cpu_ratio'):
+        r = ovh['cpu_ratio']
+        rows.append(('overhead: pi within 3% of byrequests',
+                     'front CPU a request, median %.1f vs %.1f µs: capacity '
+                     'ratio %.3f (req/s: median %.0f vs %.0f, %.3f)'
+                     % (ovh['cpu_pi'], ovh['cpu_br'], r, ovh['pi'],
+                        ovh['byrequests'], ovh['pi'] / ovh['byrequests']),
+                     r >= 0.97))
+    elif ovh.get('pi') and ovh.get('byrequests'):
         r = ovh['pi'] / ovh['byrequests']
         rows.append(('overhead: pi within 3% of byrequests',
                      'median %.0f vs %.0f req/s: ratio %.3f'
@@ -505,9 +513,17 @@ def report(raw, scen_dir, plots, out_md, elapsed):
             w = l.rstrip('\n').split('\t')
             if len(w) >= 6:
                 ovh_runs.setdefault(w[0], []).append(
-                    (float(w[2] or 0), float(w[4] or 0)))
+                    (float(w[2] or 0), float(w[4] or 0),
+                     float(w[6] or 0) if len(w) >= 7 else 0.0))
     ovh = {b: statistics.median(x[0] for x in v)
            for b, v in ovh_runs.items()}
+    # front CPU time per request (µs), median; 0 when not measured
+    ovh_cpu = {b: statistics.median(x[2] for x in v)
+               for b, v in ovh_runs.items()}
+    if ovh_cpu.get('pi') and ovh_cpu.get('byrequests'):
+        ovh['cpu_ratio'] = ovh_cpu['byrequests'] / ovh_cpu['pi']
+        ovh['cpu_pi'] = ovh_cpu['pi']
+        ovh['cpu_br'] = ovh_cpu['byrequests']
     o.append('## Per-request overhead (200-byte page, %s connections, %s s '
              '× %s, alternating)' % (m['ovh_conns'], m['ovh_secs'],
                                      m['ovh_reps']))
@@ -516,16 +532,26 @@ def report(raw, scen_dir, plots, out_md, elapsed):
              '256 slots, 200-byte body) on core 0 with wrk; the front on '
              'core 1.  Each repetition restarts pisim and the front.')
     o.append('')
+    o.append('"µs CPU/req" is the front\'s own CPU time (utime + stime of '
+             'its processes, /proc) divided by the requests of the run: '
+             'it does not move when other work shares the machine, as '
+             'req/s does.  "capacity vs byrequests" = byrequests\' '
+             'µs ÷ this one\'s.')
+    o.append('')
     o.append('| balancer | runs (req/s) | median req/s | median p99 ms | '
-             'vs byrequests |')
-    o.append('|---|---|---:|---:|---:|')
+             'req/s vs byrequests | runs (µs CPU/req) | median µs CPU/req '
+             '| capacity vs byrequests |')
+    o.append('|---|---|---:|---:|---:|---|---:|---:|')
     for b in BALANCERS:
         if b in ovh_runs:
             v = ovh_runs[b]
-            o.append('| %s | %s | %.0f | %.2f | %.3f |' % (
+            o.append('| %s | %s | %.0f | %.2f | %.3f | %s | %.1f | %.3f |' % (
                 LABELS[b], ', '.join('%.0f' % x[0] for x in v), ovh[b],
                 statistics.median(x[1] for x in v),
-                ovh[b] / ovh['byrequests'] if ovh.get('byrequests') else 0))
+                ovh[b] / ovh['byrequests'] if ovh.get('byrequests') else 0,
+                ', '.join('%.1f' % x[2] for x in v), ovh_cpu[b],
+                ovh_cpu['byrequests'] / ovh_cpu[b]
+                if ovh_cpu.get('byrequests') and ovh_cpu[b] else 0))
     o.append('')
     off = offload_table(os.path.dirname(os.path.abspath(out_md)))
     if off:

@@ -428,8 +428,30 @@ run_scenarios() {
 }
 
 # ---- per-request overhead ---------------------------------------------------
+# The front's processes (for their CPU time): Apache's parent and
+# children, HAProxy, nginx's master and workers.
+front_pids() {
+    case $1 in
+        haproxy) echo "$hap_pid" ;;
+        nginx) local m
+               m=$(cat "$work/nginx.pid" 2>/dev/null) || return 0
+               echo "$m"; pgrep -P "$m" || true ;;
+        *) pgrep -f "$work/httpd.conf" || true ;;
+    esac
+}
+
+cpu_ticks() {                   # cpu_ticks PID...: utime + stime, summed
+    local t=0 p v
+    for p in "$@"; do
+        v=$(awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$p/stat" \
+                2>/dev/null) || continue
+        t=$((t + ${v:-0}))
+    done
+    echo "$t"
+}
+
 run_overhead() {
-    local rep bal port res
+    local rep bal port res t0 t1 n us
     cat > "$work/ovh.conf" <<SCEN
 defaults slots=256 cpus=4 service=fixed:0 body=size:200
 node f1
@@ -445,14 +467,21 @@ SCEN
             timeout 10 taskset -c 0 wrk -t1 -c"$OVH_CONNS" -d1s \
                 "http://127.0.0.1:$port/" > /dev/null 2>&1 || true
             CLOSED_CONNS=$OVH_CONNS
+            # shellcheck disable=SC2046
+            t0=$(cpu_ticks $(front_pids "$bal"))
             res=$(load_closed "$port" "$OVH_SECS" \
                       "$raw/overhead-$bal-$rep.load")
+            # shellcheck disable=SC2046
+            t1=$(cpu_ticks $(front_pids "$bal"))
             CLOSED_CONNS=64
+            n=$(awk '/requests in/ {print $1}' "$raw/overhead-$bal-$rep.load")
+            us=$(awk -v d=$((t1 - t0)) -v n="${n:-0}" -v hz="$(getconf CLK_TCK)" \
+                     'BEGIN {printf "%.2f", (n > 0 ? d * 1e6 / hz / n : 0)}')
             stop_front
             stop_sim
-            printf '%s\t%s\t%s\n' "$bal" "$rep" "$res" \
+            printf '%s\t%s\t%s\t%s\n' "$bal" "$rep" "$res" "$us" \
                 >> "$raw/overhead.tsv"
-            log "  overhead $bal #$rep: $(cut -f1 <<<"$res") req/s"
+            log "  overhead $bal #$rep: $(cut -f1 <<<"$res") req/s, $us us of front CPU a request"
         done
     done
 }
@@ -495,21 +524,26 @@ machine_info() {
     } > "$raw/machine.txt"
 }
 
-# Median req/s of each balancer in raw/overhead.tsv, and its ratio to
-# byrequests.
+# Median req/s and front CPU µs a request of each balancer in
+# raw/overhead.tsv, and their ratios to byrequests.
 overhead_table() {
     python3 - "$raw/overhead.tsv" <<'PY'
 import statistics, sys
-runs = {}
+runs, cpu = {}, {}
 for line in open(sys.argv[1]):
-    f = line.split('\t')
+    f = line.rstrip('\n').split('\t')
     runs.setdefault(f[0], []).append(float(f[2].split()[0]))
+    cpu.setdefault(f[0], []).append(float(f[6]) if len(f) > 6 else 0.0)
 base = statistics.median(runs['byrequests'])
-print('%-12s %10s %8s  %s' % ('balancer', 'median/s', 'ratio', 'runs'))
+cbase = statistics.median(cpu['byrequests'])
+print('%-12s %10s %8s %10s %9s  %s' % ('balancer', 'median/s', 'ratio',
+                                       'us CPU/req', 'capacity', 'runs'))
 for bal, v in runs.items():
     m = statistics.median(v)
-    print('%-12s %10.0f %8.3f  %s' % (bal, m, m / base,
-                                      ' '.join('%.0f' % x for x in v)))
+    c = statistics.median(cpu[bal])
+    print('%-12s %10.0f %8.3f %10.1f %9.3f  %s' % (
+        bal, m, m / base, c, cbase / c if c else 0,
+        ' '.join('%.0f' % x for x in v)))
 PY
 }
 
