@@ -432,7 +432,7 @@ run_scenarios() {
 # children, HAProxy, nginx's master and workers.
 front_pids() {
     case $1 in
-        haproxy) echo "$hap_pid" ;;
+        haproxy) pgrep -f "$work/haproxy.cfg" || true ;;
         nginx) local m
                m=$(cat "$work/nginx.pid" 2>/dev/null) || return 0
                echo "$m"; pgrep -P "$m" || true ;;
