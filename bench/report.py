@@ -408,20 +408,21 @@ def target_rows(runs, scen_nodes, ovh):
 
 
 def offload_table(bench_dir):
+    """The targets table of RESULTS-offload.md (its section headed
+    '## Targets'), up to the first blank line after the table."""
     p = os.path.join(bench_dir, 'RESULTS-offload.md')
     if not os.path.exists(p):
         return []
-    lines = open(p).read().split('\n')
     out, on = [], False
-    for l in lines:
-        if l.startswith('## Throughput'):
+    for l in open(p).read().split('\n'):
+        if l.startswith('## Targets'):
             on = True
             continue
-        if on and l.startswith('## '):
-            break
-        if on:
+        if on and l.startswith('|'):
             out.append(l)
-    return out
+        elif on and out:
+            break
+    return [''] + out if out else []
 
 
 def report(raw, scen_dir, plots, out_md, elapsed):
@@ -555,8 +556,9 @@ def report(raw, scen_dir, plots, out_md, elapsed):
     o.append('')
     off = offload_table(os.path.dirname(os.path.abspath(out_md)))
     if off:
-        o.append('## Offload (from [RESULTS-offload.md](RESULTS-offload.md),'
-                 ' `bench/offload.sh 8 50`, not re-run by this suite)')
+        o.append('## Offload (targets from [RESULTS-offload.md]'
+                 '(RESULTS-offload.md), `bench/offload.sh 8 50`, not re-run '
+                 'by this suite)')
         o += off
         o.append('')
     o.append('## Targets (issue 7 §4)')
