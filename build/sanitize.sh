@@ -250,16 +250,21 @@ exec $httpd "\$@"
 EOW
 else
     # Definite leaks are listed with their stacks and counted as errors;
-    # build/valgrind.supp hides one-time allocations of httpd, APR,
-    # mod_perl and libc (none with a frame of ours).  --keep-debuginfo:
+    # build/valgrind.supp hides those of mod_perl's Perl interpreters
+    # (none with a frame of ours).  --keep-debuginfo:
     # httpd unloads the modules (ours, mod_perl) before memcheck's leak
     # check, whose stacks would otherwise show their frames as "???".
     # PIB_VALGRIND_OPTS: more memcheck options (the last of a kind wins),
-    # e.g. "-v --show-leak-kinds=definite,possible".
+    # e.g. "-v --show-leak-kinds=definite,possible".  PERL_HASH_SEED=0,
+    # PERL_PERTURB_KEYS=0: mod_perl's interpreters walk their hashes in the
+    # same order each run, so the stacks of their leaks (perl_clone ->
+    # sv_dup ...) are the same and build/valgrind.supp keeps matching.
     cat >"$wrap" <<EOW
 #!/bin/sh
 case " \$* " in
-    *" -X "*|*" ONE_PROCESS "*) exec valgrind --tool=memcheck --error-exitcode=0 \\
+    *" -X "*|*" ONE_PROCESS "*)
+        export PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0
+        exec valgrind --tool=memcheck --error-exitcode=0 \\
                   --trace-children=no --num-callers=30 --vgdb=no \\
                   --keep-debuginfo=yes \\
                   --leak-check=full --show-leak-kinds=definite \\
