@@ -181,6 +181,25 @@ void pib_ld_put(struct libdeflate_compressor *c, int level)
     }
 }
 
+void pib_ld_drain(void)
+{
+    struct libdeflate_compressor *c[PIB_LD_LEVELS * PIB_LD_IDLE_MAX];
+    unsigned n = 0, i;
+    int l;
+
+    pthread_mutex_lock(&pib_ld_mutex);
+    for (l = 0; l < PIB_LD_LEVELS; l++) {
+        while (pib_ld_nidle[l] > 0) {
+            c[n++] = pib_ld_idle[l][--pib_ld_nidle[l]];
+        }
+    }
+    pib_ld_nlive -= n;
+    pthread_mutex_unlock(&pib_ld_mutex);
+    for (i = 0; i < n; i++) {
+        libdeflate_free_compressor(c[i]);
+    }
+}
+
 void pib_ld_counts(unsigned long *live, unsigned long *idle)
 {
     unsigned long n = 0;

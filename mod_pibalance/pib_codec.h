@@ -73,6 +73,10 @@ int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p);
 struct libdeflate_compressor;
 struct libdeflate_compressor *pib_ld_take(int level);
 void pib_ld_put(struct libdeflate_compressor *c, int level);
+/* Frees the idle compressors (at child exit: the pool lives in the
+ * module's static memory, gone once httpd unloads it).  Thread-safe; one
+ * in use is kept (put) when given back. */
+void pib_ld_drain(void);
 /* Compressors allocated and not freed, and how many of them are idle. */
 void pib_ld_counts(unsigned long *live, unsigned long *idle);
 

@@ -469,10 +469,27 @@ static void pib_deflate_insert(request_rec *r)
     }
 }
 
+/* The idle libdeflate compressors go with the child (valgrind saw them
+ * lost once httpd -X had unloaded the module holding the pool). */
+static apr_status_t pib_ld_drain_cleanup(void *data)
+{
+    (void)data;
+    pib_ld_drain();
+    return APR_SUCCESS;
+}
+
+static void pib_deflate_child_init(apr_pool_t *pchild, server_rec *s)
+{
+    (void)s;
+    apr_pool_cleanup_register(pchild, NULL, pib_ld_drain_cleanup,
+                              apr_pool_cleanup_null);
+}
+
 void pib_deflate_register(apr_pool_t *p)
 {
     (void)p;
     ap_register_output_filter(PIB_DEFLATE_FILTER, pib_deflate_filter, NULL,
                               AP_FTYPE_CONTENT_SET);
     ap_hook_insert_filter(pib_deflate_insert, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_child_init(pib_deflate_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

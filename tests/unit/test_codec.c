@@ -205,6 +205,22 @@ static void pool(void)
     /* level 7 keeps PIB_LD_IDLE_MAX idle and freed the 3 others */
     CHECK_INT((long)(live - live0), (long)PIB_LD_IDLE_MAX + 1);
     CHECK_INT((long)(idle - idle0), (long)PIB_LD_IDLE_MAX + 1);
+
+    /* drain frees every idle one; one in use stays counted and is kept
+     * when given back */
+    a = pib_ld_take(4);
+    CHECK(a != NULL);
+    pib_ld_counts(&live0, &idle0);
+    CHECK(idle0 > 0);
+    pib_ld_drain();
+    pib_ld_counts(&live, &idle);
+    CHECK_INT((long)idle, 0);
+    CHECK_INT((long)live, (long)(live0 - idle0));
+    pib_ld_put(a, 4);
+    pib_ld_counts(&live, &idle);
+    CHECK_INT((long)idle, 1);
+    CHECK(pib_ld_take(4) == a);
+    pib_ld_put(a, 4);
 }
 
 /* Threads compressing at once each get their own compressor, and the
