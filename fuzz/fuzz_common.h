@@ -42,21 +42,23 @@ static inline uint8_t fz_u8(fz_in *in)
 }
 
 /* A NUL-terminated string of at most max bytes (no NUL inside), ended
- * in the input by a 0x00 byte or by the end.  The caller frees it. */
-static inline char *fz_str(fz_in *in, size_t max)
+ * in the input by a 0x00 byte or by the end, followed by suffix (not
+ * from the input), in one malloc'ed buffer of exactly its size.  The
+ * caller frees it. */
+static inline char *fz_str_suffix(fz_in *in, size_t max, const char *suffix)
 {
-    size_t len = 0;
+    size_t len = 0, slen = strlen(suffix);
     char *s;
 
     while (len < in->n && len < max && in->p[len] != 0) {
         len++;
     }
-    s = malloc(len + 1);
+    s = malloc(len + slen + 1);
     if (s == NULL) {
         abort();
     }
     memcpy(s, in->p, len);
-    s[len] = '\0';
+    memcpy(s + len, suffix, slen + 1);
     in->p += len;
     in->n -= len;
     if (in->n > 0 && *in->p == 0) {
@@ -64,6 +66,11 @@ static inline char *fz_str(fz_in *in, size_t max)
         in->n--;
     }
     return s;
+}
+
+static inline char *fz_str(fz_in *in, size_t max)
+{
+    return fz_str_suffix(in, max, "");
 }
 
 /* Fails loudly: libFuzzer records the input as a crash. */

@@ -189,7 +189,11 @@ int pis_fmt_double(char *buf, size_t size, double v)
     if (v == 0) {
         v = 0;                          /* no "-0" */
     }
-    snprintf(buf, size, "%.15g", v);
+    /* 15 digits would round the finite values from 1.797693134862315e308
+     * up past DBL_MAX ("1.79769313486232e+308" reads back as infinity,
+     * and Prometheus then rejects the whole scrape): those get 17. */
+    snprintf(buf, size, fabs(v) < 1.797693134862315e308 ? "%.15g" : "%.17g",
+             v);
     for (c = buf; *c; c++) {
         if (*c == ',') {
             *c = '.';                   /* a decimal comma locale */

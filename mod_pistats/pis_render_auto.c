@@ -55,7 +55,10 @@ static void kv_fix(pis_out *o, const char *prefix, const char *k,
         pis_put(o, PIS_UNKNOWN "\n");
         return;
     }
-    pis_putf(o, "%.*f\n", digits, v);
+    /* The '\n' apart: pis_putf writes at most 255 bytes, and a huge
+     * value would take the end of the line with it. */
+    pis_putf(o, "%.*f", digits, v);
+    pis_put(o, "\n");
 }
 
 /* The member's node telemetry, as pis_render_auto names it. */

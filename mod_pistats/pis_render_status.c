@@ -48,8 +48,11 @@ static void short_member(pis_out *o, unsigned i, const pis_balancer_snap *b,
     pis_put(o, key);
     pis_put(o, "Balancer: ");
     put_line_value(o, b->name);
-    snprintf(val, sizeof(val), "\n%sRate1s: %.2f\n", key, m->rate1);
-    pis_put(o, val);
+    pis_put(o, "\n");
+    pis_put(o, key);
+    /* Not into val[64]: a huge rate would cut off the '\n'. */
+    pis_putf(o, "Rate1s: %.2f", m->rate1);
+    pis_put(o, "\n");
     snprintf(val, sizeof(val), "%sRequests: %llu\n", key,
              (unsigned long long)m->requests);
     pis_put(o, val);
