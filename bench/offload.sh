@@ -38,7 +38,8 @@ chmod 755 "$work"
 NODE=19181 APACHE=19180 HAPROXY=19182 NGINX=19183
 pages=${PIB_BENCH_PAGES:-"$top/sim/phpinfo.html $top/sim/phpinfo-dense.html"}
 iobuf=${PIB_BENCH_IOBUF:-65536}
-hz=$(getconf CLK_TCK)
+# shellcheck source=cpu.sh
+source "$top/bench/cpu.sh"
 pids=()
 
 cleanup() {
@@ -217,47 +218,27 @@ CONF
 }
 
 # ---- measuring ------------------------------------------------------------
-apache_pids() { pgrep -f "$work/httpd.conf" || true; }
-haproxy_pids() { echo "$hap_pid"; }
-nginx_pids() {
-    local m
-    m=$(cat "$work/nginx.pid" 2>/dev/null) || return 0
-    echo "$m"
-    pgrep -P "$m" || true
-}
-
-ticks() {                       # ticks PID...: utime + stime, summed
-    local t=0 p v
-    for p in "$@"; do
-        v=$(awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$p/stat" \
-                2>/dev/null) || continue
-        t=$((t + ${v:-0}))
-    done
-    echo "$t"
-}
-
 results=()
 declare -A core                 # core[setup] = pages per front CPU-second
 
-measure() {                     # measure NAME PORT PIDS_FUNCTION
-    local name=$1 port=$2 pidf=$3 bytes out rps p99 mbs n t0 t1 us pc
+measure() {                     # measure NAME PORT FRONT (apache|haproxy|nginx)
+    local name=$1 port=$2 front=$3 bytes out rps p99 mbs n t0 t1 us pc
     bytes=$(curl -s -H 'Accept-Encoding: gzip' -o /dev/null \
                  -w '%{size_download}' "http://127.0.0.1:$port/")
     timeout 10 taskset -c 0 wrk -t1 -c"$conns" -d1s \
         -H 'Accept-Encoding: gzip' "http://127.0.0.1:$port/" >/dev/null
     # shellcheck disable=SC2046
-    t0=$(ticks $($pidf))
+    t0=$(cpu_ticks $(front_pids "$front"))
     out=$(timeout $((secs + 10)) taskset -c 0 wrk -t1 -c"$conns" \
               -d"${secs}s" --latency -H 'Accept-Encoding: gzip' \
               "http://127.0.0.1:$port/")
     # shellcheck disable=SC2046
-    t1=$(ticks $($pidf))
+    t1=$(cpu_ticks $(front_pids "$front"))
     n=$(awk '/requests in/ {print $1}' <<<"$out")
     rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' <<<"$out")
     p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
     mbs=$(awk -v r="$rps" -v b="$bytes" 'BEGIN {printf "%.1f", r * b / 1e6}')
-    us=$(awk -v d=$((t1 - t0)) -v n="${n:-0}" -v hz="$hz" \
-             'BEGIN {printf "%.0f", (n > 0 ? d * 1e6 / hz / n : 0)}')
+    us=$(printf '%.0f' "$(us_per_request $((t1 - t0)) "$n")")
     pc=$(awk -v us="$us" 'BEGIN {printf "%.0f", (us > 0 ? 1e6 / us : 0)}')
     core[$name]=$pc
     results+=("$(printf '| %-12s | %8s | %9s | %9s | %8s | %7s | %8s |' \
@@ -274,26 +255,26 @@ one_page() {                    # one_page FILE: every setup, then tables
     echo "bench: $(basename "$page"), $secs s per run, $conns connections" >&2
     start_node 1 "$page"
     start_apache plain
-    measure node-gzip "$APACHE" apache_pids
+    measure node-gzip "$APACHE" apache
     stop_apache
     stop_node
 
     start_node 0 "$page"
     start_apache plain
-    measure proxy-only "$APACHE" apache_pids
+    measure proxy-only "$APACHE" apache
     stop_apache
     rm -f "$work/codec_log"
     start_apache offload
-    measure offload "$APACHE" apache_pids
+    measure offload "$APACHE" apache
     stop_apache
     start_apache deflate
-    measure mod_deflate "$APACHE" apache_pids
+    measure mod_deflate "$APACHE" apache
     stop_apache
     start_haproxy
-    measure haproxy "$HAPROXY" haproxy_pids
+    measure haproxy "$HAPROXY" haproxy
     kill "$hap_pid" 2>/dev/null || true
     start_nginx
-    measure nginx "$NGINX" nginx_pids
+    measure nginx "$NGINX" nginx
     kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
     stop_node
 

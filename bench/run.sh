@@ -82,6 +82,8 @@ work=$(mktemp -d /tmp/pib-suite.XXXXXX)
 chmod 755 "$work"
 sim_pid="" hap_pid="" sampler_pid=""
 libexec=""
+# shellcheck source=cpu.sh
+source "$top/bench/cpu.sh"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
 
@@ -428,28 +430,6 @@ run_scenarios() {
 }
 
 # ---- per-request overhead ---------------------------------------------------
-# The front's processes (for their CPU time): Apache's parent and
-# children, HAProxy, nginx's master and workers.
-front_pids() {
-    case $1 in
-        haproxy) pgrep -f "$work/haproxy.cfg" || true ;;
-        nginx) local m
-               m=$(cat "$work/nginx.pid" 2>/dev/null) || return 0
-               echo "$m"; pgrep -P "$m" || true ;;
-        *) pgrep -f "$work/httpd.conf" || true ;;
-    esac
-}
-
-cpu_ticks() {                   # cpu_ticks PID...: utime + stime, summed
-    local t=0 p v
-    for p in "$@"; do
-        v=$(awk '{sub(/^.*\) /, ""); print $12 + $13}' "/proc/$p/stat" \
-                2>/dev/null) || continue
-        t=$((t + ${v:-0}))
-    done
-    echo "$t"
-}
-
 run_overhead() {
     local rep bal port res t0 t1 n us
     cat > "$work/ovh.conf" <<SCEN
@@ -475,8 +455,7 @@ SCEN
             t1=$(cpu_ticks $(front_pids "$bal"))
             CLOSED_CONNS=64
             n=$(awk '/requests in/ {print $1}' "$raw/overhead-$bal-$rep.load")
-            us=$(awk -v d=$((t1 - t0)) -v n="${n:-0}" -v hz="$(getconf CLK_TCK)" \
-                     'BEGIN {printf "%.2f", (n > 0 ? d * 1e6 / hz / n : 0)}')
+            us=$(us_per_request $((t1 - t0)) "$n")
             stop_front
             stop_sim
             printf '%s\t%s\t%s\t%s\n' "$bal" "$rep" "$res" "$us" \
