@@ -2,10 +2,17 @@
 # fuzz/run.sh -- builds the libFuzzer targets and runs them.
 #
 #   fuzz/run.sh --ci              each target 20 s (CI; fails on any finding)
-#   fuzz/run.sh [-t SECONDS] [-n RUNS] [target...]
+#   fuzz/run.sh [-t SECONDS] [-n RUNS] [-j JOBS] [-T TIMEOUT] [target...]
 #                                 long runs: up to RUNS executions or
 #                                 SECONDS per target (default 10 million,
-#                                 300 s), every target unless named
+#                                 300 s), every target unless named;
+#                                 -j: JOBS fuzzer processes at once on
+#                                 the same corpus, RUNS/JOBS each (the
+#                                 executions printed are their sum);
+#                                 -T: per-input wall-clock timeout
+#                                 (default 10 s; raise it when the run
+#                                 may be paused, e.g. by SIGSTOP while a
+#                                 benchmark measures)
 #
 # Seeds come from fuzz/corpus/<target>/ (committed, read only); inputs
 # the fuzzer finds go to a scratch corpus under $FUZZ_WORK (default
@@ -18,13 +25,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=${FUZZ_WORK:-/tmp/pib-fuzz}
 secs=300
 runs=10000000
+jobs=1
+timeout=10
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --ci) secs=20; runs=100000000 ;;
         -t) secs=$2; shift ;;
         -n) runs=$2; shift ;;
-        -*) echo "usage: $0 [--ci] [-t SECONDS] [-n RUNS] [target...]" >&2
+        -j) jobs=$2; shift ;;
+        -T) timeout=$2; shift ;;
+        -*) echo "usage: $0 [--ci] [-t SECONDS] [-n RUNS] [-j JOBS] [-T TIMEOUT] [target...]" >&2
             exit 2 ;;
         *) targets+=("$1") ;;
     esac
@@ -44,15 +55,36 @@ for t in "${targets[@]}"; do
     mkdir -p "$dir/corpus" "$dir/artifacts"
     log="$dir/log"
     start=$(date +%s)
+    rm -f "$dir"/fuzz-*.log
     # -max_total_time and -runs bound the run; -timeout per input.
-    "$here/bin/$t" -max_total_time="$secs" -runs="$runs" -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$dir/artifacts/" \
-        "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1
-    rc=$?
+    if [ "$jobs" -gt 1 ]; then
+        # Independent processes on one corpus directory (each reloads
+        # what the others add); libFuzzer writes fuzz-<n>.log in the
+        # working directory.
+        (cd "$dir" && "$here/bin/$t" -jobs="$jobs" -workers="$jobs" \
+            -max_total_time="$secs" -runs=$(( (runs + jobs - 1) / jobs )) \
+            -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix="$dir/artifacts/" \
+            "$dir/corpus" "$here/corpus/$t") >"$log" 2>&1
+        rc=$?
+        cat "$dir"/fuzz-*.log >>"$log"
+        stats=("$dir"/fuzz-*.log)
+    else
+        "$here/bin/$t" -max_total_time="$secs" -runs="$runs" \
+            -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
+            -artifact_prefix="$dir/artifacts/" \
+            "$dir/corpus" "$here/corpus/$t" >"$log" 2>&1
+        rc=$?
+        stats=("$log")
+    fi
     el=$(( $(date +%s) - start ))
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-    eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    execs=0
+    for f in "${stats[@]}"; do
+        n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$f" | tail -1)
+        execs=$(( execs + ${n:-0} ))
+    done
+    [ "$execs" -gt 0 ] || execs='?'
+    eps=$([ "$execs" != '?' ] && [ "$el" -gt 0 ] && echo $(( execs / el )))
     if [ $rc -ne 0 ] || grep -q -e 'ERROR: AddressSanitizer' \
             -e 'ERROR: LeakSanitizer' -e 'runtime error:' \
             -e 'FUZZ ASSERT' "$log"; then
