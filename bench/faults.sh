@@ -2,6 +2,8 @@
 # bench/faults.sh -- fault injection under load (issue 8, item 3).
 #
 #   bench/faults.sh [PART...]     PART: restart nodefail telemetry reset
+#                                 restartka (part 1 with keep-alive and
+#                                 restarts only, REPEAT pairs, default 5)
 #                                 (default: all four, ~9 min)
 #
 # The front is Apache (event MPM, 2 children x 64 threads, pinned to core 1)
@@ -234,6 +236,54 @@ errlog_summary() {              # errlog_summary ERROR_LOG -> "AHxxxxx: n; ..."
     grep -c 'exit signal' "$1" 2>/dev/null | awk '$1 > 0 {printf "EXIT SIGNAL x%d", $1}'
 }
 
+# one run of part 1: restart_run NAME METHOD keepalive|close RESTARTS MD
+# appends a table row to MD and the run's message ids to $errlogs
+restart_run() {
+    local name=$1 method=$2 ka=$3 nrest=$4 md=$5
+    local args o res before after shm0 shm1 pid0 pid1 i kept sum0 sum1 wpid
+    local req rps p99 c r w t n
+    args=()
+    [ "$ka" = close ] && args=(-H "Connection: close")
+    front_conf "$name" "$APACHE" "$method" "" $sim_ports
+    start_front "$name" "$APACHE"
+    sleep 1.5
+    # a little traffic so every member has counters to keep
+    timeout 10 wrk -t1 -c8 -d1s "http://127.0.0.1:$APACHE/" >/dev/null 2>&1 || true
+    sleep 0.6
+    before=$(members "$APACHE")
+    shm0=$(shm_count "$name") pid0=$(front_pid "$name")
+    o="$raw/$name.wrk"
+    wrk_run "$APACHE" 30 "$o" "${args[@]}" &
+    wpid=$!
+    sleep 3
+    for i in $(seq 20); do
+        [ "$nrest" -gt 0 ] && /usr/sbin/apache2 -f "$work/$name.conf.httpd" -k graceful
+        sleep 1
+    done
+    wait "$wpid" || true
+    sleep 1
+    after=$(members "$APACHE")
+    shm1=$(shm_count "$name") pid1=$(front_pid "$name")
+    printf '%s\n' "$before" > "$raw/$name.before"
+    printf '%s\n' "$after" > "$raw/$name.after"
+    kept=$(join <(sort <<<"$before") <(sort <<<"$after") \
+           | awk '{ if ($9 < $3) bad++ } END { print bad ? "NO (" bad " went back)" : "yes" }')
+    sum0=$(awk '{s += $3} END {print s + 0}' <<<"$before")
+    sum1=$(awk '{s += $3} END {print s + 0}' <<<"$after")
+    res=$(wrk_sum "$o")
+    cp "$work/$name/error_log" "$raw/$name.error_log"
+    cp "$work/$name/access_log" "$raw/$name.access_log"
+    read -r req rps p99 c r w t n <<<"$res"
+    printf '| %s | %s | %s | %d | %d | %s | %d | %d | %d | %d | %d | **%d** | %s | %s→%s | %s | %s | %d → %d (Δ %d, wrk %d) |\n' \
+        "$method" "$ka" "$nrest" "$req" "$rps" "$p99" "$c" "$r" "$w" "$t" "$n" \
+        $((c + r + w + t + n)) "$(log_failures "$raw/$name.access_log")" \
+        "$shm0" "$shm1" "$([ "$pid0" = "$pid1" ] && echo yes || echo NO)" \
+        "$kept" "$sum0" "$sum1" $((sum1 - sum0)) "$req" >> "$md"
+    echo "$name error_log: $(errlog_summary "$raw/$name.error_log")" >> "$errlogs"
+    stop_front "$work/$name.conf.httpd"
+    log "  $name: $res"
+}
+
 # ---- part 1: graceful restarts -------------------------------------------------
 part_restart() {
     local md="$raw/restart.md" method ka name args o res before after
@@ -242,6 +292,7 @@ part_restart() {
     printf 'defaults slots=64 cpus=4 service=fixed:2 body=size:4096\nnode r1\nnode r2\nnode r3\n' \
         > "$work/restart.scen"
     start_sim "$work/restart.scen" 400 restart
+    errlogs="$raw/restart.errlogs"
     {
         echo "## 1. 20 graceful restarts under load"
         echo
@@ -256,47 +307,7 @@ part_restart() {
     for nrest in 20 0; do
     for ka in keepalive close; do
         for method in pi byrequests; do
-            name="restart-$method-$ka-$nrest"
-            args=()
-            [ "$ka" = close ] && args=(-H "Connection: close")
-            front_conf "$name" "$APACHE" "$method" "" $sim_ports
-            start_front "$name" "$APACHE"
-            sleep 1.5
-            # a little traffic so every member has counters to keep
-            timeout 10 wrk -t1 -c8 -d1s "http://127.0.0.1:$APACHE/" >/dev/null 2>&1 || true
-            sleep 0.6
-            before=$(members "$APACHE")
-            shm0=$(shm_count "$name") pid0=$(front_pid "$name")
-            o="$raw/$name.wrk"
-            wrk_run "$APACHE" 30 "$o" "${args[@]}" &
-            local wpid=$!
-            sleep 3
-            for i in $(seq 20); do
-                [ "$nrest" -gt 0 ] && /usr/sbin/apache2 -f "$work/$name.conf.httpd" -k graceful
-                sleep 1
-            done
-            wait "$wpid" || true
-            sleep 1
-            after=$(members "$APACHE")
-            shm1=$(shm_count "$name") pid1=$(front_pid "$name")
-            printf '%s\n' "$before" > "$raw/$name.before"
-            printf '%s\n' "$after" > "$raw/$name.after"
-            kept=$(join <(sort <<<"$before") <(sort <<<"$after") \
-                   | awk '{ if ($9 < $3) bad++ } END { print bad ? "NO (" bad " went back)" : "yes" }')
-            sum0=$(awk '{s += $3} END {print s + 0}' <<<"$before")
-            sum1=$(awk '{s += $3} END {print s + 0}' <<<"$after")
-            res=$(wrk_sum "$o")
-            cp "$work/$name/error_log" "$raw/$name.error_log"
-            cp "$work/$name/access_log" "$raw/$name.access_log"
-            read -r req rps p99 c r w t n <<<"$res"
-            printf '| %s | %s | %s | %d | %d | %s | %d | %d | %d | %d | %d | **%d** | %s | %s→%s | %s | %s | %d → %d (Δ %d, wrk %d) |\n' \
-                "$method" "$ka" "$nrest" "$req" "$rps" "$p99" "$c" "$r" "$w" "$t" "$n" \
-                $((c + r + w + t + n)) "$(log_failures "$raw/$name.access_log")" \
-                "$shm0" "$shm1" "$([ "$pid0" = "$pid1" ] && echo yes || echo NO)" \
-                "$kept" "$sum0" "$sum1" $((sum1 - sum0)) "$req" >> "$md"
-            echo "$name error_log: $(errlog_summary "$raw/$name.error_log")" >> "$raw/restart.errlogs"
-            stop_front "$work/$name.conf.httpd"
-            log "  $name: $res"
+            restart_run "restart-$method-$ka-$nrest" "$method" "$ka" "$nrest" "$md"
         done
     done
     done
@@ -306,6 +317,56 @@ part_restart() {
         echo "Error-log message ids per run (AH = httpd, PIB/PIS = ours):"
         echo
         sed 's/^/- /' "$raw/restart.errlogs"
+    } >> "$md"
+}
+
+# ---- part 1b: the keep-alive restart race, repeated ---------------------------
+# REPEAT (default 5) pairs of the keep-alive, 20-restart run, pi and
+# byrequests alternating in ABBA order so that neither always runs first
+# on a warmer machine; per-run failures and failures per 1000 requests,
+# then each method's totals.
+part_restartka() {
+    local md="$raw/restartka.md" k order method name
+    local reps=${REPEAT:-5}
+    log "restartka: $reps x (pi, byrequests), keep-alive, 20 graceful restarts"
+    printf 'defaults slots=64 cpus=4 service=fixed:2 body=size:4096\nnode r1\nnode r2\nnode r3\n' \
+        > "$work/restart.scen"
+    start_sim "$work/restart.scen" $((reps * 2 * 45 + 60)) restartka
+    errlogs="$raw/restartka.errlogs"
+    {
+        echo "## 1b. The keep-alive race, repeated"
+        echo
+        echo "As part 1, keep-alive and 20 restarts only, $reps runs of each method,"
+        echo "alternating (pi first in odd pairs, byrequests first in even ones)."
+        echo
+        echo "| lbmethod | connections | restarts | requests | req/s | p99 ms | connect | read | write | timeout | non-2xx | failed | 5xx in access log (member) | rw-s maps before→after | parent pid same | member counters kept | Σ member requests: before → after (Δ vs wrk) |"
+        echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|"
+    } > "$md"
+    for k in $(seq "$reps"); do
+        order="pi byrequests"
+        [ $((k % 2)) -eq 0 ] && order="byrequests pi"
+        for method in $order; do
+            name="restartka-$method-$k"
+            restart_run "$name" "$method" keepalive 20 "$md"
+        done
+    done
+    stop_sim
+    {
+        echo
+        echo "| lbmethod | runs | failed per run (each) | mean failed | requests | failed per 1000 requests |"
+        echo "|---|---:|---|---:|---:|---:|"
+        for method in pi byrequests; do
+            awk -F'|' -v m="$method" '
+                $2 ~ "^ " m " $" { gsub(/[ *]/, "", $13); gsub(/ /, "", $5);
+                    f[++n] = $13; tf += $13; tr += $5 }
+                END { l = f[1]; for (i = 2; i <= n; i++) l = l ", " f[i];
+                      printf "| %s | %d | %s | %.1f | %d | %.3f |\n",
+                             m, n, l, tf / n, tr, 1000 * tf / tr }' "$md"
+        done
+        echo
+        echo "Error-log message ids per run:"
+        echo
+        sed 's/^/- /' "$errlogs"
     } >> "$md"
 }
 

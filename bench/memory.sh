@@ -4,6 +4,13 @@
 #
 #   bench/memory.sh [TARGET_REQUESTS] [MAX_SECONDS]     (1000000, 480)
 #   MEM_EXTRA="MaxMemFree 128" bench/memory.sh     extra front directives
+#   MEM_WARM=1 bench/memory.sh    first 4 s of 256 connections, so that every
+#                                 worker thread has served before the
+#                                 measured run (counted from its start)
+#   MEM_CONNS=N                   wrk connections (default 50)
+#
+# The access log holds "pid tid" only: at the 10,000 point and at the
+# end, the number of worker threads that have served so far.
 #
 # One plain pisim node (50 KB phpinfo page, 256 slots, no service time),
 # the front with PiBalanceDeflate On (level 1) and mod_pistats, wrk with
@@ -27,15 +34,28 @@ start_sim "$work/mem.scen" $((maxs + 60)) memory
 front_conf memory "$APACHE" pi "PiBalanceDeflate On
 PiBalanceDeflateLevel 1
 ${MEM_EXTRA:-}" $sim_ports
-sed -i '/^CustomLog/d' "$work/memory.conf.httpd"      # no 1 M-line access log
+# the access log: which thread served (pid tid), nothing else
+sed -i -e 's|^LogFormat .*|LogFormat "%P %{tid}P" tid|' \
+       -e "s|^CustomLog .*|CustomLog \"$work/memory/tids\" tid|" \
+       "$work/memory.conf.httpd"
 start_front memory "$APACHE"
 ppid=$(front_pid memory)
+threads() { sort -u "$work/memory/tids" | wc -l; }
+if [ "${MEM_WARM:-0}" = 1 ]; then
+    timeout 30 taskset -c 0 wrk -t1 -c256 -d4s --timeout 10s \
+        -H "Accept-Encoding: gzip" "http://127.0.0.1:$APACHE/" \
+        > "$raw/memory.warm.wrk" 2>&1 || true
+    sleep 1
+fi
+warm_r=$(members "$APACHE" | awk '{s += $3} END {print s + 0}')
+warm_t=$(threads)
 # children's pids for the record (MaxConnectionsPerChild 0: they live on)
 kids0=$(pgrep -P "$ppid" | sort | tr '\n' ' ')
 
-reqs() { members "$APACHE" | awk '{s += $3} END {print s + 0}'; }
+# requests of the measured run (the warm-up's not counted)
+reqs() { members "$APACHE" | awk -v w="$warm_r" '{s += $3} END {print s - w}'; }
 
-timeout $((maxs + 20)) taskset -c 0 wrk -t1 -c50 -d"${maxs}s" --timeout 10s \
+timeout $((maxs + 20)) taskset -c 0 wrk -t1 -c"${MEM_CONNS:-50}" -d"${maxs}s" --timeout 10s \
     -H "Accept-Encoding: gzip" "http://127.0.0.1:$APACHE/" \
     > "$raw/memory.wrk" 2>&1 &
 wpid=$!
@@ -48,7 +68,7 @@ while kill -0 "$wpid" 2>/dev/null; do
     r=$(reqs) rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
     printf '%s\t%s\t%s\n' "$el" "$r" "$rss" >> "$raw/memory.tsv"
     if [ -z "$base_r" ] && [ "$r" -ge 10000 ]; then
-        base_r=$r base_rss=$rss
+        base_r=$r base_rss=$rss base_t=$(threads)
     fi
     if [ -z "$r100" ] && [ "$r" -ge 100000 ]; then r100=$r rss100=$rss; fi
     if [ -z "$r500" ] && [ "$r" -ge 500000 ]; then r500=$r rss500=$rss; fi
@@ -60,6 +80,7 @@ done
 wait "$wpid" 2>/dev/null || true
 sleep 1
 end_r=$(reqs) end_rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
+end_t=$(threads)
 kids1=$(pgrep -P "$ppid" | sort | tr '\n' ' ')
 codec=$(curl -s "http://127.0.0.1:$APACHE/pi-status?json" | python3 -c '
 import json, sys
@@ -86,16 +107,20 @@ sect="$raw/memory.md"
     echo
     echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'): one plain pisim node (50 KB page), front with"
     echo "\`PiBalanceDeflate On\` level 1 (2 children × 64 threads, MaxConnectionsPerChild 0),"
-    echo "wrk 50 connections, \`Accept-Encoding: gzip\`; RSS = Σ VmRSS of the parent's children."
+    echo "wrk ${MEM_CONNS:-50} connections, \`Accept-Encoding: gzip\`; RSS = Σ VmRSS of the parent's children."
     echo "Extra front directives: \`${MEM_EXTRA:-none}\`."
+    if [ "${MEM_WARM:-0}" = 1 ]; then
+        echo "Warm-up first: 4 s of wrk with 256 connections ($warm_r requests, $warm_t worker threads"
+        echo "served); the run's counts start after it."
+    fi
     echo "Children before: ${kids0}; after: ${kids1}(same pids: $([ "$kids0" = "$kids1" ] && echo yes || echo NO))."
     echo
-    echo "| point | offloaded requests (front's counter) | Σ children RSS (KiB) |"
-    echo "|---|---:|---:|"
-    echo "| first sample ≥ 10,000 | $base_r | $base_rss |"
-    echo "| first sample ≥ 100,000 | $r100 | $rss100 |"
-    echo "| first sample ≥ 500,000 | $r500 | $rss500 |"
-    echo "| end ($el s) | $end_r | $end_rss |"
+    echo "| point | offloaded requests (front's counter) | Σ children RSS (KiB) | worker threads that have served |"
+    echo "|---|---:|---:|---:|"
+    echo "| first sample ≥ 10,000 | $base_r | $base_rss | $base_t |"
+    echo "| first sample ≥ 100,000 | $r100 | $rss100 | |"
+    echo "| first sample ≥ 500,000 | $r500 | $rss500 | |"
+    echo "| end ($el s) | $end_r | $end_rss | $end_t |"
     echo "| change, first ≥ 10,000 → end | | **$pct** (target ±5%) |"
     echo "| change, first ≥ 500,000 → end | | $(awk -v a="$rss500" -v b="$end_rss" 'BEGIN {if (a > 0) printf "%+.1f%%", 100 * (b - a) / a}') |"
     echo

@@ -74,7 +74,7 @@ static void short_member(pis_out *o, unsigned i, const pis_balancer_snap *b,
 static void html_member(pis_out *o, const pis_balancer_snap *b,
                         const pis_member_snap *m)
 {
-    char num[160], p99[24], temp[24];
+    char p99[24], temp[24];
 
     fmt_ms(m->p99_us, p99, sizeof(p99));
     fmt_temp(m, temp, sizeof(temp));
@@ -82,12 +82,13 @@ static void html_member(pis_out *o, const pis_balancer_snap *b,
     pis_put_html(o, b->name);
     pis_put(o, "</td><td>");
     pis_put_html(o, m->name);
-    snprintf(num, sizeof(num), "</td><td>%.2f</td><td>%llu</td><td>%llu"
-             "</td><td>%s</td><td>%s</td></tr>\n", m->rate1,
+    /* The rate on its own: a huge one (%.2f of 1e300 is 300 digits) is
+     * cut short by pis_putf, never the rest of the row. */
+    pis_putf(o, "</td><td>%.2f", m->rate1);
+    pis_putf(o, "</td><td>%llu</td><td>%llu</td><td>%s</td><td>%s</td></tr>\n",
              (unsigned long long)m->requests,
              (unsigned long long)(m->status_class[4] + m->proxy_errors),
              p99, temp);
-    pis_put(o, num);
 }
 
 void pis_render_status_summary(pis_out *o, const pis_snap *s, int short_form)

@@ -57,8 +57,13 @@ ok t_cmp(share($c, 'node3') > 0 && share($c, 'node1') > 0, 1,
 # lbset 1 is used only when every lbset-0 member is unusable.
 $c = count_nodes('/lbset/page.html', 60);
 ok t_cmp(share($c, 'node1'), 0, 'lbset 0 member disabled: none');
-ok t_cmp(share($c, 'node2') >= 20 && share($c, 'node3') >= 20, 1,
-         'lbset 1 members share: ' . share($c, 'node2') . '/' . share($c, 'node3'));
+# All 60 served by lbset 1, both of its members used.  Not an even split:
+# which of two idle members serves is the latency rule's choice, and one
+# slow answer on a loaded test machine decides it for a while.
+ok t_cmp(share($c, 'node2') + share($c, 'node3') == 60
+         && share($c, 'node2') > 0 && share($c, 'node3') > 0, 1,
+         'lbset 1 members serve all, both used: ' . share($c, 'node2') . '/'
+         . share($c, 'node3'));
 
 # balancer-manager shows the method and offers it in its method list.
 # (Its parameters count only with a same-origin Referer.)

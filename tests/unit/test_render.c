@@ -1,6 +1,7 @@
 /* test_render.c -- golden output of the renderers, escaping, query. */
 #include "unit.h"
 #include "pis_render.h"
+#include "pis_render_status.h"
 
 static void render_auto(void)
 {
@@ -90,8 +91,57 @@ static void query(void)
     CHECK_INT(q.format, PIS_FMT_HTML);
 }
 
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+
+    for (; (hay = strstr(hay, needle)) != NULL; hay += strlen(needle)) {
+        n++;
+    }
+    return n;
+}
+
+/* server-status' summary: a huge rate (%.2f of 1e300 is 300 digits)
+ * shortens its number, never the rest of the row or line. */
+static void status_huge_rate(void)
+{
+    static unit_buf b;
+    pis_out o = { unit_buf_emit, &b };
+    pis_member_snap m[2];
+    pis_balancer_snap bal;
+    pis_snap s;
+
+    memset(m, 0, sizeof(m));
+    memset(&bal, 0, sizeof(bal));
+    memset(&s, 0, sizeof(s));
+    m[0].name = "http://a";
+    m[0].rate1 = 1e300;
+    m[0].requests = 7;
+    m[0].p99_us = 1e300;
+    m[1].name = "http://b";
+    m[1].rate1 = 2.5;
+    m[1].p99_us = -1;
+    bal.name = "balancer://x";
+    bal.nmembers = 2;
+    bal.members = m;
+    s.nbalancers = 1;
+    s.balancers = &bal;
+    b.len = 0;
+    pis_render_status_summary(&o, &s, 0);
+    CHECK_INT(count(b.data, "<tr><td>"), 2);
+    CHECK_INT(count(b.data, "</td></tr>\n"), 2);
+    CHECK(strstr(b.data, "<td>7</td><td>0</td>") != NULL);
+    CHECK(strstr(b.data, "<td>2.50</td><td>0</td><td>0</td><td>unknown"
+                         "</td><td>unknown</td></tr>") != NULL);
+    b.len = 0;
+    pis_render_status_summary(&o, &s, 1);
+    CHECK(strstr(b.data, "PiStatsMember[0]Requests: 7\n") != NULL);
+    CHECK(strstr(b.data, "PiStatsMember[1]Rate1s: 2.50\n") != NULL);
+}
+
 void test_render(void)
 {
+    status_huge_rate();
     render_auto();
     round_trip();
     html_escapes();
