@@ -405,10 +405,12 @@ part_nodefail() {
         echo "reads, answers nothing, telemetry too) at 20 s, answers again at 28 s."
         echo "Members \`retry=2 timeout=3\` (a request to a hung node gives up after 3 s)."
         echo "wrk 64 connections, 34 s, from t≈1.5 s.  Failures from the front's access"
-        echo "log (start time, status, member); *in flight* = started before the event."
+        echo "log (start time, status, member); *in flight* = started before the event"
+        echo "(its time shifted by pisim's start delay, measured from the moment n2's"
+        echo "requests all fail, last column)."
         echo
-        echo "| lbmethod | requests | req/s | p99 ms | failed (wrk) | n2 down: 5xx in flight / sent later | n3 hang: 5xx in flight / sent later | other 5xx | n2 shown Err / probe error | n3 shown probe error | back (n2 Ok, n3 probe ok) |"
-        echo "|---|---:|---:|---:|---:|---|---|---|---|---|---|"
+        echo "| lbmethod | requests | req/s | p99 ms | failed (wrk) | n2 down: 5xx in flight / sent later | n3 hang: 5xx in flight / sent later | other 5xx | n2 shown Err / probe error | n3 shown probe error | back (n2 Ok, n3 probe ok) | pisim's start delay (s) |"
+        echo "|---|---:|---:|---:|---:|---|---|---|---|---|---|---:|"
     } > "$md"
     printf 'defaults slots=8 cpus=4 service=exp:20 body=size:4096
 node n1
@@ -443,7 +445,23 @@ t0 = float(t0)
 ports = ports.split()
 n2, n3 = "http://127.0.0.1:" + ports[1], "http://127.0.0.1:" + ports[2]
 ev = {"down": 6, "up": 14, "hang": 20, "unhang": 28}
+# t0 is taken before pisim starts, so its events happen a little later
+# than t0 + their time: the requests in flight to n2 all fail at the
+# moment it goes down, so the first of their ends (from 5 s on) is that
+# moment; every event is shifted by the same delay.
+ends = []
+for line in open(alog):
+    f = line.split()
+    if len(f) >= 5 and f[1].isdigit() and int(f[1]) >= 500 and f[3] == n2:
+        e = float(f[0]) - t0 + int(f[2]) / 1e6
+        if ev["down"] - 1 <= e < ev["up"]:
+            ends.append(e)
+delay = min(ends) - ev["down"] if ends else 0.0
+if not 0 <= delay < 1:
+    delay = 0.0
+ev = {k: v + delay for k, v in ev.items()}
 cnt = {k: 0 for k in ("n2in", "n2late", "n3in", "n3late", "other")}
+last3 = 0.0                     # the last "sent later" to n3, s after the hang
 other = {}
 for line in open(alog):
     f = line.split()
@@ -455,6 +473,8 @@ for line in open(alog):
         cnt["n2in" if start < ev["down"] else "n2late"] += 1
     elif f[3] == n3 and start < ev["unhang"] + 1 and end >= ev["hang"]:
         cnt["n3in" if start < ev["hang"] else "n3late"] += 1
+        if start >= ev["hang"]:
+            last3 = max(last3, start - ev["hang"])
     else:
         cnt["other"] += 1
         k = f[1] + " " + f[3]
@@ -472,10 +492,10 @@ n2err = first(n2, lambda f: f[2] != "Ok" or f[6] != "None", ev["down"])
 n3err = first(n3, lambda f: f[6] != "None", ev["hang"])
 n2back = first(n2, lambda f: f[2] == "Ok" and f[6] == "None", ev["up"])
 n3back = first(n3, lambda f: f[6] == "None" and f[2] == "Ok", ev["unhang"])
-print("| %s | %s | %s | %s | **%s** | %d / %d | %d / %d | %d %s | %s | %s | n2 %s; n3 %s |" % (
+print("| %s | %s | %s | %s | **%s** | %d / %d | %d / %d (last %.0f ms after) | %d %s | %s | %s | n2 %s; n3 %s | %.3f |" % (
     method, req, rps, p99, failed, cnt["n2in"], cnt["n2late"], cnt["n3in"],
-    cnt["n3late"], cnt["other"], "; ".join("%s: %d" % kv for kv in other.items()),
-    n2err, n3err, n2back, n3back))
+    cnt["n3late"], last3 * 1000, cnt["other"], "; ".join("%s: %d" % kv for kv in other.items()),
+    n2err, n3err, n2back, n3back, delay))
 PY
         log "  $name: $res"
     done

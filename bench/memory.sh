@@ -41,6 +41,8 @@ sed -i -e 's|^LogFormat .*|LogFormat "%P %{tid}P" tid|' \
 start_front memory "$APACHE"
 ppid=$(front_pid memory)
 threads() { sort -u "$work/memory/tids" | wc -l; }
+# the front's connections to the node (mod_proxy keeps them per child)
+backends() { ss -Htn state established "( dport = :$sim_ports )" | wc -l; }
 if [ "${MEM_WARM:-0}" = 1 ]; then
     timeout 30 taskset -c 0 wrk -t1 -c256 -d4s --timeout 10s \
         -H "Accept-Encoding: gzip" "http://127.0.0.1:$APACHE/" \
@@ -66,9 +68,9 @@ base_r="" base_rss="" r100="" rss100="" r500="" rss500=""
 while kill -0 "$wpid" 2>/dev/null; do
     sleep 1
     r=$(reqs) rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
-    printf '%s\t%s\t%s\n' "$el" "$r" "$rss" >> "$raw/memory.tsv"
+    printf '%s\t%s\t%s\t%s\n' "$el" "$r" "$rss" "$(backends)" >> "$raw/memory.tsv"
     if [ -z "$base_r" ] && [ "$r" -ge 10000 ]; then
-        base_r=$r base_rss=$rss base_t=$(threads)
+        base_r=$r base_rss=$rss base_t=$(threads) base_b=$(backends)
     fi
     if [ -z "$r100" ] && [ "$r" -ge 100000 ]; then r100=$r rss100=$rss; fi
     if [ -z "$r500" ] && [ "$r" -ge 500000 ]; then r500=$r rss500=$rss; fi
@@ -77,6 +79,7 @@ while kill -0 "$wpid" 2>/dev/null; do
         break
     fi
 done
+end_b=$(backends)
 wait "$wpid" 2>/dev/null || true
 sleep 1
 end_r=$(reqs) end_rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
@@ -115,17 +118,17 @@ sect="$raw/memory.md"
     fi
     echo "Children before: ${kids0}; after: ${kids1}(same pids: $([ "$kids0" = "$kids1" ] && echo yes || echo NO))."
     echo
-    echo "| point | offloaded requests (front's counter) | Σ children RSS (KiB) | worker threads that have served |"
-    echo "|---|---:|---:|---:|"
-    echo "| first sample ≥ 10,000 | $base_r | $base_rss | $base_t |"
-    echo "| first sample ≥ 100,000 | $r100 | $rss100 | |"
-    echo "| first sample ≥ 500,000 | $r500 | $rss500 | |"
-    echo "| end ($el s) | $end_r | $end_rss | $end_t |"
+    echo "| point | offloaded requests (front's counter) | Σ children RSS (KiB) | worker threads that have served | connections to the node |"
+    echo "|---|---:|---:|---:|---:|"
+    echo "| first sample ≥ 10,000 | $base_r | $base_rss | $base_t | $base_b |"
+    echo "| first sample ≥ 100,000 | $r100 | $rss100 | | |"
+    echo "| first sample ≥ 500,000 | $r500 | $rss500 | | |"
+    echo "| end ($el s) | $end_r | $end_rss | $end_t | $end_b |"
     echo "| change, first ≥ 10,000 → end | | **$pct** (target ±5%) |"
     echo "| change, first ≥ 500,000 → end | | $(awk -v a="$rss500" -v b="$end_rss" 'BEGIN {if (a > 0) printf "%+.1f%%", 100 * (b - a) / a}') |"
     echo
     echo "Bytes in/out at the end (member counters): $codec.  Samples every second:"
-    echo "raw-faults/memory.tsv (seconds, requests, RSS KiB)."
+    echo "raw-faults/memory.tsv (seconds, requests, RSS KiB, connections to the node)."
     echo
     echo "**Shared memory per member**: \`sizeof(pis_slot)\` = **$slot bytes** on this"
     echo "machine ($(uname -m)), compiled from mod_pistats/pis_slot.h; docs/metrics.md says"

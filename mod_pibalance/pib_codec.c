@@ -15,6 +15,11 @@
  * compressed at the same moment (plus none: idle ones beyond
  * PIB_LD_IDLE_MAX are freed), not one per thread -- a master with 150
  * threads and 4 cores needs a handful, not 150 x 200 KiB.
+ *
+ * The held body and libdeflate's output are reused from a pool too
+ * (pib_buf_take): allocating and freeing ~100 KB a response in whichever
+ * of glibc's arenas the thread uses left a 2 x 64-thread master 3.6-3.9
+ * MB larger after 1 M responses (bench/RESULTS-faults.md, "Memory").
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -127,6 +132,99 @@ const pib_codec pib_codec_zlib = {
     pib_zlib_end
 };
 
+/* ---- buffers for oneshot, reused ------------------------------------------ */
+
+static pthread_mutex_t pib_buf_mutex = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char *pib_buf_idle[PIB_BUF_IDLE_MAX];
+static size_t pib_buf_idle_cap[PIB_BUF_IDLE_MAX];
+static unsigned pib_buf_nidle;
+static unsigned long pib_buf_nlive;     /* allocated and not freed */
+
+unsigned char *pib_buf_take(size_t need, size_t *cap)
+{
+    unsigned char *b = NULL;
+    unsigned i, best = PIB_BUF_IDLE_MAX;
+
+    pthread_mutex_lock(&pib_buf_mutex);
+    for (i = 0; i < pib_buf_nidle; i++) {  /* the smallest that fits */
+        if (pib_buf_idle_cap[i] >= need
+            && (best == PIB_BUF_IDLE_MAX
+                || pib_buf_idle_cap[i] < pib_buf_idle_cap[best])) {
+            best = i;
+        }
+    }
+    if (best < PIB_BUF_IDLE_MAX) {
+        b = pib_buf_idle[best];
+        *cap = pib_buf_idle_cap[best];
+        pib_buf_nidle--;
+        pib_buf_idle[best] = pib_buf_idle[pib_buf_nidle];
+        pib_buf_idle_cap[best] = pib_buf_idle_cap[pib_buf_nidle];
+    }
+    pthread_mutex_unlock(&pib_buf_mutex);
+    if (b != NULL) {
+        return b;
+    }
+    if (need > (size_t)-1 - PIB_BUF_GRAIN) {
+        return NULL;
+    }
+    *cap = need == 0 ? PIB_BUF_GRAIN
+                     : (need + PIB_BUF_GRAIN - 1) / PIB_BUF_GRAIN
+                       * PIB_BUF_GRAIN;
+    b = malloc(*cap);                   /* outside the lock */
+    if (b != NULL) {
+        pthread_mutex_lock(&pib_buf_mutex);
+        pib_buf_nlive++;
+        pthread_mutex_unlock(&pib_buf_mutex);
+    }
+    return b;
+}
+
+void pib_buf_put(unsigned char *buf, size_t cap)
+{
+    int keep = 0;
+
+    if (buf == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&pib_buf_mutex);
+    if (cap <= PIB_BUF_KEEP_MAX && pib_buf_nidle < PIB_BUF_IDLE_MAX) {
+        pib_buf_idle[pib_buf_nidle] = buf;
+        pib_buf_idle_cap[pib_buf_nidle++] = cap;
+        keep = 1;
+    }
+    else {
+        pib_buf_nlive--;
+    }
+    pthread_mutex_unlock(&pib_buf_mutex);
+    if (!keep) {
+        free(buf);
+    }
+}
+
+void pib_buf_counts(unsigned long *live, unsigned long *idle)
+{
+    pthread_mutex_lock(&pib_buf_mutex);
+    *live = pib_buf_nlive;
+    *idle = pib_buf_nidle;
+    pthread_mutex_unlock(&pib_buf_mutex);
+}
+
+static void pib_buf_drain(void)
+{
+    unsigned char *b[PIB_BUF_IDLE_MAX];
+    unsigned n, i;
+
+    pthread_mutex_lock(&pib_buf_mutex);
+    n = pib_buf_nidle;
+    memcpy(b, pib_buf_idle, n * sizeof(b[0]));
+    pib_buf_nidle = 0;
+    pib_buf_nlive -= n;
+    pthread_mutex_unlock(&pib_buf_mutex);
+    for (i = 0; i < n; i++) {
+        free(b[i]);
+    }
+}
+
 /* ---- oneshot: whole body through libdeflate ----------------------------- */
 
 #define PIB_LD_LEVELS 13               /* libdeflate's 0..12 */
@@ -198,6 +296,7 @@ void pib_ld_drain(void)
     for (i = 0; i < n; i++) {
         libdeflate_free_compressor(c[i]);
     }
+    pib_buf_drain();
 }
 
 void pib_ld_counts(unsigned long *live, unsigned long *idle)
@@ -216,9 +315,12 @@ void pib_ld_counts(unsigned long *live, unsigned long *idle)
 
 static int pib_one_init(pib_cstream *s, const pib_codec_params *p)
 {
+    size_t cap;
+
     s->len = 0;
-    s->cap = p->expect;
-    s->buf = malloc(s->cap > 0 ? s->cap : 1);
+    s->buf = pib_buf_take(p->expect, &cap);
+    s->cap = p->expect;                 /* refuse more than announced */
+    s->buf_cap = cap;
     s->level = p->level;
     return s->buf != NULL ? 0 : -1;
 }
@@ -251,8 +353,10 @@ static int pib_one_finish(pib_cstream *s)
     if (c == NULL) {
         return -1;
     }
+    size_t out_cap;
+
     bound = libdeflate_gzip_compress_bound(c, s->len);
-    out = malloc(bound);
+    out = pib_buf_take(bound, &out_cap);
     if (out == NULL) {
         pib_ld_put(c, s->level);
         return -1;
@@ -262,15 +366,15 @@ static int pib_one_finish(pib_cstream *s)
     if (n > 0) {
         pib_emit(s, out, n);
     }
-    free(out);
+    pib_buf_put(out, out_cap);
     return n > 0 ? 0 : -1;
 }
 
 static void pib_one_end(pib_cstream *s)
 {
-    free(s->buf);
+    pib_buf_put(s->buf, s->buf_cap);
     s->buf = NULL;
-    s->len = s->cap = 0;
+    s->len = s->cap = s->buf_cap = 0;
 }
 
 const pib_codec pib_codec_oneshot = {
@@ -290,27 +394,27 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
     s->in_bytes = s->out_bytes = 0;
     s->z_live = 0;
     s->buf = NULL;
-    s->len = s->cap = 0;
+    s->len = s->cap = s->buf_cap = 0;
     return codec->init(s, p);
 }
 
 int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p)
 {
     unsigned char *held = s->buf;
-    size_t n = s->len;
+    size_t n = s->len, held_cap = s->buf_cap;
     int rc;
 
     if (s->codec != &pib_codec_oneshot) {
         return 0;
     }
     s->buf = NULL;
-    s->len = s->cap = 0;
+    s->len = s->cap = s->buf_cap = 0;
     s->codec = &pib_codec_zlib;
     s->in_bytes = 0;
     rc = pib_zlib_init(s, p);
     if (rc == 0 && n > 0) {
         rc = pib_zlib_add(s, held, n);
     }
-    free(held);
+    pib_buf_put(held, held_cap);
     return rc;
 }

@@ -51,7 +51,8 @@ struct pib_cstream {
     int z_live;
     int level;                      /* oneshot: libdeflate level */
     unsigned char *buf;             /* oneshot: the body so far */
-    size_t len, cap;
+    size_t len, cap;                /* held, and at most (announced) */
+    size_t buf_cap;                 /* buf's size (pib_buf_take) */
     unsigned char out[PIB_CODEC_OUTBUF];
 };
 
@@ -73,9 +74,23 @@ int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p);
 struct libdeflate_compressor;
 struct libdeflate_compressor *pib_ld_take(int level);
 void pib_ld_put(struct libdeflate_compressor *c, int level);
-/* Frees the idle compressors (at child exit: the pool lives in the
- * module's static memory, gone once httpd unloads it).  Thread-safe; one
- * in use is kept (put) when given back. */
+/* The process's pool of oneshot buffers (held bodies and libdeflate's
+ * output).  take returns an idle buffer of at least `need` bytes, else a
+ * new one of `need` rounded up to PIB_BUF_GRAIN (NULL: out of memory),
+ * and its capacity in *cap; put gives it back, freeing it when it is
+ * larger than PIB_BUF_KEEP_MAX or PIB_BUF_IDLE_MAX are idle already.
+ * Thread-safe. */
+#define PIB_BUF_IDLE_MAX 16
+#define PIB_BUF_KEEP_MAX (256 * 1024)
+#define PIB_BUF_GRAIN    (16 * 1024)
+unsigned char *pib_buf_take(size_t need, size_t *cap);
+void pib_buf_put(unsigned char *buf, size_t cap);
+/* Buffers allocated and not freed, and how many of them are idle. */
+void pib_buf_counts(unsigned long *live, unsigned long *idle);
+
+/* Frees the idle compressors and buffers (at child exit: the pools live
+ * in the module's static memory, gone once httpd unloads it).
+ * Thread-safe; one in use is kept (put) when given back. */
 void pib_ld_drain(void);
 /* Compressors allocated and not freed, and how many of them are idle. */
 void pib_ld_counts(unsigned long *live, unsigned long *idle);

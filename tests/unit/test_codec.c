@@ -223,6 +223,68 @@ static void pool(void)
     pib_ld_put(a, 4);
 }
 
+/* The buffer pool: the smallest idle buffer that fits is reused, sizes
+ * round up to the grain, big ones and ones beyond PIB_BUF_IDLE_MAX idle
+ * are freed, drain frees the idle ones. */
+static void buffers(void)
+{
+    unsigned char *b[PIB_BUF_IDLE_MAX + 2], *x, *y;
+    size_t cap[PIB_BUF_IDLE_MAX + 2], c1, c2;
+    unsigned long live0, idle0, live, idle;
+    int i;
+
+    pib_ld_drain();
+    pib_buf_counts(&live0, &idle0);
+    CHECK_INT((long)idle0, 0);
+    x = pib_buf_take(50000, &c1);
+    CHECK(x != NULL && c1 >= 50000 && c1 % PIB_BUF_GRAIN == 0
+          && c1 < 50000 + PIB_BUF_GRAIN);
+    y = pib_buf_take(100000, &c2);
+    CHECK(y != NULL && c2 >= 100000);
+    memset(x, 'x', c1);                 /* all of cap is ours (ASan) */
+    memset(y, 'y', c2);
+    pib_buf_put(y, c2);
+    pib_buf_put(x, c1);
+    CHECK(pib_buf_take(40000, &c1) == x);   /* the smaller that fits */
+    CHECK(pib_buf_take(60000, &c2) == y);
+    pib_buf_put(x, c1);
+    pib_buf_put(y, c2);
+    x = pib_buf_take(PIB_BUF_KEEP_MAX + 1, &c1);
+    CHECK(x != NULL);
+    pib_buf_counts(&live, &idle);
+    CHECK_INT((long)(live - live0), 3);
+    pib_buf_put(x, c1);                 /* too big to keep: freed */
+    pib_buf_counts(&live, &idle);
+    CHECK_INT((long)(live - live0), 2);
+    CHECK_INT((long)idle, 2);
+    x = pib_buf_take(0, &c1);           /* an empty body still gets one */
+    CHECK(x != NULL && c1 > 0);
+    pib_buf_put(x, c1);
+
+    for (i = 0; i < PIB_BUF_IDLE_MAX + 2; i++) {
+        b[i] = pib_buf_take(300000 - i, &cap[i]);   /* none idle fits */
+        CHECK(b[i] != NULL);
+    }
+    for (i = 0; i < PIB_BUF_IDLE_MAX + 2; i++) {
+        pib_buf_put(b[i], cap[i]);      /* 300,000 > KEEP_MAX: freed */
+    }
+    pib_buf_counts(&live, &idle);
+    CHECK_INT((long)(live - live0), 2);
+    for (i = 0; i < PIB_BUF_IDLE_MAX + 2; i++) {
+        b[i] = pib_buf_take(1000, &cap[i]);
+    }
+    for (i = 0; i < PIB_BUF_IDLE_MAX + 2; i++) {
+        pib_buf_put(b[i], cap[i]);
+    }
+    pib_buf_counts(&live, &idle);
+    CHECK_INT((long)idle, PIB_BUF_IDLE_MAX);
+    CHECK_INT((long)(live - live0), PIB_BUF_IDLE_MAX);
+    pib_ld_drain();
+    pib_buf_counts(&live, &idle);
+    CHECK_INT((long)idle, 0);
+    CHECK_INT((long)live, (long)live0);
+}
+
 /* Threads compressing at once each get their own compressor, and the
  * output of every one gunzips to its input. */
 #define POOL_THREADS 6
@@ -295,5 +357,6 @@ void test_codec(void)
     truncated();
     bad_params();
     pool();
+    buffers();
     pool_threads();
 }
