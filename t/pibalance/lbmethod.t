@@ -13,8 +13,26 @@ plan tests => 20, need_module 'proxy', 'proxy_http', 'proxy_balancer',
 
 sub share { my ($c, $node) = @_; return $c->{$node} // 0 }
 
+# The split of sequential requests between equal idle members is the
+# round robin's, unless one member answers one request 5 ms slower (and
+# twice as slow): then the latency rule sends the next ones elsewhere for
+# a while, as it should.  On a loaded test machine that happens now and
+# then; so a split out of tolerance is measured once more, and the second
+# decides (a broken round robin fails both).
+sub count_split {
+    my ($path, $n, $fits) = @_;
+    my $c = count_nodes($path, $n);
+    return $c if $fits->($c);
+    t_debug("$path: split " . join(' ', map { "$_=$c->{$_}" } sort keys %$c)
+            . ' out of tolerance; measuring again');
+    return count_nodes($path, $n);
+}
+
 # Three equal members share evenly.
-my $c = count_nodes('/even/page.html', 300);
+my $c = count_split('/even/page.html', 300, sub {
+    my $c = shift;
+    !grep { abs(share($c, $_) - 100) > 10 } qw(node1 node2 node3);
+});
 ok t_cmp(share($c, 'node1') + share($c, 'node2') + share($c, 'node3'), 300,
          'every request answered by a node');
 for my $n (qw(node1 node2 node3)) {
@@ -23,7 +41,10 @@ for my $n (qw(node1 node2 node3)) {
 }
 
 # loadfactor 1:3 gives a 1:3 share (+-10%) over 400 requests.
-$c = count_nodes('/weighted/page.html', 400);
+$c = count_split('/weighted/page.html', 400, sub {
+    my $c = shift;
+    abs(share($c, 'node1') - 100) <= 10 && abs(share($c, 'node2') - 300) <= 30;
+});
 ok t_cmp(abs(share($c, 'node1') - 100) <= 10, 1,
          'weighted: node1 (loadfactor 1) got ' . share($c, 'node1') . ' of 400');
 ok t_cmp(abs(share($c, 'node2') - 300) <= 30, 1,
