@@ -266,35 +266,6 @@ pib_req *pib_req_get(request_rec *r, int create)
     return q;
 }
 
-/* How long member w has had requests in flight and answered none, in ms
- * (0: not known), and the most that can be (its timeout and a second).
- * Not for sticky balancers: their routed requests bypass pib_find and
- * record(), so est_ms says nothing about the answers they get. */
-static uint32_t stall_of(request_rec *r, const proxy_balancer *b,
-                         const proxy_worker *w, const pib_mstate *st,
-                         unsigned long inflight, uint32_t now,
-                         uint32_t *limit_ms)
-{
-    uint32_t busy, est, stall;
-    apr_interval_time_t to = w->s->timeout_set ? w->s->timeout
-                                               : r->server->timeout;
-
-    *limit_ms = (uint32_t)(apr_time_as_msec(to) + 1000);
-    if (st == NULL || inflight == 0 || *b->s->sticky) {
-        return 0;
-    }
-    busy = __atomic_load_n(&st->busy_ms, __ATOMIC_ACQUIRE);
-    est = __atomic_load_n(&st->est_ms, __ATOMIC_ACQUIRE);
-    if (busy == 0) {
-        return 0;
-    }
-    stall = (uint32_t)(now - busy);
-    if (est != 0 && (uint32_t)(now - est) < stall) {
-        stall = (uint32_t)(now - est);     /* answered since */
-    }
-    return stall > 0x7fffffffU ? 0 : stall;  /* clock read out of order */
-}
-
 /* Notes returning members, then fills the candidates; returns how many.
  * The balancer's state array is looked up once. */
 static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
@@ -310,15 +281,12 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         pib_mstate *st = pib_state_at(states, max, w);
         pib_view v;
         unsigned long cap;
-        uint32_t stall, limit;
 
         member_view(r->server, b, w, t, st, now, 1, &v);
         memset(&c[i], 0, sizeof(c[i]));
         c[i].inflight = (unsigned long)w->s->busy;
         c[i].est_us = st ? pib_est_now(st->est_us, now - st->est_ms,
                                        t->decay_s) : -1.0;
-        stall = stall_of(r, b, w, st, c[i].inflight, now, &limit);
-        c[i].est_us = pib_est_stalled(c[i].est_us, stall, limit);
         c[i].weight = v.weight;
         c[i].drained = v.drained;
         cap = pib_inflight_cap(v.thermal, v.cpus);
@@ -354,13 +322,6 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     best = pib_choose(cand, (size_t)n);
     for (i = 0; i < n; i++) {
         col.w[i]->s->lbstatus = cand[i].credit;
-    }
-    if (cand[best].inflight == 0) {     /* a busy period starts */
-        pib_mstate *st = pib_state_get(balancer, col.w[best]);
-
-        if (st != NULL) {
-            __atomic_store_n(&st->busy_ms, now ? now : 1, __ATOMIC_RELEASE);
-        }
     }
     a = attempt_of(r);
     if (a->w != NULL) {

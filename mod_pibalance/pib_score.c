@@ -117,16 +117,6 @@ double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s)
     return (double)est_us * pow(0.5, (double)age_ms / (decay_s * 1000.0));
 }
 
-double pib_est_stalled(double est_us, uint32_t stall_ms, uint32_t limit_ms)
-{
-    double floor_us = (double)stall_ms * 1000.0;
-
-    if (est_us < 0 || stall_ms > limit_ms || floor_us <= est_us) {
-        return est_us;
-    }
-    return floor_us;
-}
-
 /* (n + 1) x est / weight of a against b, cross-multiplied: < 0, 0, > 0. */
 static int compare_waits(const pib_cand *a, const pib_cand *b)
 {

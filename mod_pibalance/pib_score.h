@@ -67,14 +67,6 @@ uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
  * decay_s, so a member nobody picks is retried in time. */
 double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s);
 
-/* The estimate of a member that has had requests in flight and answered
- * none for stall_ms: at least stall_ms, since a request still in flight
- * has taken that long already (a slower sample in the making, which the
- * peak-EWMA would take at once).  A stall above limit_ms (the member's
- * timeout and a second) cannot be a request still in flight, so it is
- * bookkeeping gone wrong and ignored.  est_us < 0 (no sample) is kept. */
-double pib_est_stalled(double est_us, uint32_t stall_ms, uint32_t limit_ms);
-
 /* One candidate of a pick. */
 typedef struct {
     unsigned long inflight;    /* requests in flight to it */

@@ -25,9 +25,7 @@ typedef struct {
     uint32_t stale;        /* 0 never fresh, 1 fresh, 2 stale since */
     uint32_t down;         /* 1: unusable when last looked at */
     uint32_t up_ms;        /* slow start began (clock), 0: none */
-    uint32_t busy_ms;      /* last picked with nothing in flight (clock),
-                              0: never; with est_ms, how long it has had
-                              requests in flight and answered none */
+    uint32_t pad;
 } pib_mstate;
 
 /* post_config: one segment for all balancers of all servers. */

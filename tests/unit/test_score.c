@@ -112,28 +112,6 @@ static void estimator(void)
     CHECK(pib_est_now(0, 0, 10) < 0);
 }
 
-/* A member in flight and silent for longer than its estimate is at least
- * that slow; a silence longer than its timeout is ignored. */
-static void stalled(void)
-{
-    pib_cand c[2];
-
-    CHECK(NEAR(pib_est_stalled(20000, 5, 61000), 20000));   /* 5 ms < 20 */
-    CHECK(NEAR(pib_est_stalled(20000, 20, 61000), 20000));
-    CHECK(NEAR(pib_est_stalled(20000, 80, 61000), 80000));
-    CHECK(NEAR(pib_est_stalled(20000, 61000, 61000), 61000000));
-    CHECK(NEAR(pib_est_stalled(20000, 61001, 61000), 20000)); /* too long */
-    CHECK(pib_est_stalled(-1, 500, 61000) < 0);              /* no sample */
-    /* A member with 5 in flight, silent for 100 ms, against one with 8
-     * that answers; both estimated 20 ms: the first wins on its estimate
-     * (6 x 20 against 9 x 20), loses once its silence counts. */
-    c[0] = cand(5, 20, 1);
-    c[1] = cand(8, 20, 1);
-    CHECK_INT(pib_choose(c, 2), 0);
-    c[0].est_us = pib_est_stalled(c[0].est_us, 100, 61000);
-    CHECK_INT(pib_choose(c, 2), 1);
-}
-
 /* Heat: drained members only when all are; then the coolest. */
 static void all_hot(void)
 {
@@ -269,7 +247,6 @@ void test_score(void)
     slow_start();
     caps();
     estimator();
-    stalled();
     all_hot();
     capped();
     capped_all();
