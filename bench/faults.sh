@@ -359,7 +359,8 @@ part_restartka() {
             awk -F'|' -v m="$method" '
                 $2 ~ "^ " m " $" { gsub(/[ *]/, "", $13); gsub(/ /, "", $5);
                     f[++n] = $13; tf += $13; tr += $5 }
-                END { l = f[1]; for (i = 2; i <= n; i++) l = l ", " f[i];
+                END { if (n == 0 || tr == 0) { printf "| %s | 0 | | | | |\n", m; exit }
+                      l = f[1]; for (i = 2; i <= n; i++) l = l ", " f[i];
                       printf "| %s | %d | %s | %.1f | %d | %.3f |\n",
                              m, n, l, tf / n, tr, 1000 * tf / tr }' "$md"
         done

@@ -64,7 +64,7 @@ wpid=$!
 pids+=("$wpid")
 start=$(date +%s)
 : > "$raw/memory.tsv"
-base_r="" base_rss="" r100="" rss100="" r500="" rss500=""
+base_r="" base_rss="" base_t="" base_b="" r100="" rss100="" r500="" rss500=""
 while kill -0 "$wpid" 2>/dev/null; do
     sleep 1
     r=$(reqs) rss=$(children_rss "$ppid") el=$(( $(date +%s) - start ))
@@ -103,7 +103,7 @@ inc="-I$top/mod_pistats $(apxs -q CFLAGS 2>/dev/null) -I$(apxs -q INCLUDEDIR) $(
 # shellcheck disable=SC2086
 gcc $inc -o "$work/sz" "$work/sz.c" 2>"$work/sz.err" && slot=$("$work/sz") || slot="(did not compile: $(head -1 "$work/sz.err"))"
 
-pct=$(awk -v a="$base_rss" -v b="$end_rss" 'BEGIN {printf "%+.1f%%", 100 * (b - a) / a}')
+pct=$(awk -v a="$base_rss" -v b="$end_rss" 'BEGIN {if (a > 0) printf "%+.1f%%", 100 * (b - a) / a; else printf "(no 10,000 point)"}')
 sect="$raw/memory.md"
 {
     echo "## 5. Memory (bench/memory.sh)"
@@ -124,8 +124,8 @@ sect="$raw/memory.md"
     echo "| first sample ≥ 100,000 | $r100 | $rss100 | | |"
     echo "| first sample ≥ 500,000 | $r500 | $rss500 | | |"
     echo "| end ($el s) | $end_r | $end_rss | $end_t | $end_b |"
-    echo "| change, first ≥ 10,000 → end | | **$pct** (target ±5%) |"
-    echo "| change, first ≥ 500,000 → end | | $(awk -v a="$rss500" -v b="$end_rss" 'BEGIN {if (a > 0) printf "%+.1f%%", 100 * (b - a) / a}') |"
+    echo "| change, first ≥ 10,000 → end | | **$pct** (target ±5%) | | |"
+    echo "| change, first ≥ 500,000 → end | | $(awk -v a="$rss500" -v b="$end_rss" 'BEGIN {if (a > 0) printf "%+.1f%%", 100 * (b - a) / a}') | | |"
     echo
     echo "Bytes in/out at the end (member counters): $codec.  Samples every second:"
     echo "raw-faults/memory.tsv (seconds, requests, RSS KiB, connections to the node)."

@@ -164,6 +164,7 @@ unsigned char *pib_buf_take(size_t need, size_t *cap)
     if (b != NULL) {
         return b;
     }
+    *cap = 0;
     if (need > (size_t)-1 - PIB_BUF_GRAIN) {
         return NULL;
     }
@@ -171,7 +172,10 @@ unsigned char *pib_buf_take(size_t need, size_t *cap)
                      : (need + PIB_BUF_GRAIN - 1) / PIB_BUF_GRAIN
                        * PIB_BUF_GRAIN;
     b = malloc(*cap);                   /* outside the lock */
-    if (b != NULL) {
+    if (b == NULL) {
+        *cap = 0;
+    }
+    else {
         pthread_mutex_lock(&pib_buf_mutex);
         pib_buf_nlive++;
         pthread_mutex_unlock(&pib_buf_mutex);
@@ -347,13 +351,12 @@ static int pib_one_flush(pib_cstream *s)
 static int pib_one_finish(pib_cstream *s)
 {
     struct libdeflate_compressor *c = pib_ld_take(s->level);
-    size_t bound, n;
+    size_t bound, n, out_cap;
     unsigned char *out;
 
     if (c == NULL) {
         return -1;
     }
-    size_t out_cap;
 
     bound = libdeflate_gzip_compress_bound(c, s->len);
     out = pib_buf_take(bound, &out_cap);
