@@ -10,6 +10,16 @@
  * telemetry (mod_pistats' probe, when loaded; missing or stale telemetry
  * gives factor 1, never a drain).  pib_choose() picks.
  *
+ * Silence: a member that has answered nothing since a request was picked
+ * for it S ago is estimated at least S (pib_est_stalled), so a node that
+ * hangs stops getting requests within a few of its response times.  The
+ * mark is the clock of such a pick, in pib_mstate: set by a pick when
+ * none is set, cleared by any answer or failure.  While it is set, the
+ * request picked then is still in flight, whichever child holds it; no
+ * in-flight count is needed (mod_proxy's busy is not exact across
+ * prefork children).  A mark older than the member's timeout and a
+ * second is bookkeeping lost with a child that died: dropped.
+ *
  * Cost: the finder runs under the balancer's thread mutex (taken by
  * mod_proxy_balancer), is O(members), allocates nothing and never blocks:
  * the probe writes telemetry elsewhere, this only reads it.  State
@@ -35,11 +45,13 @@ APLOG_USE_MODULE(pibalance);
 
 static APR_OPTIONAL_FN_TYPE(proxy_balancer_get_best_worker) *get_best;
 static APR_OPTIONAL_FN_TYPE(pis_get_member_info) *get_info;
+static module *proxy_mod;        /* for ProxyTimeout */
 
 int pib_lbmethod_bind(void)
 {
     get_best = APR_RETRIEVE_OPTIONAL_FN(proxy_balancer_get_best_worker);
     get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_info);
+    proxy_mod = ap_find_linked_module("mod_proxy.c");
     return get_best != NULL;
 }
 
@@ -91,6 +103,21 @@ static void fmt_temp(const pis_member_info *in, char *buf, size_t n)
     }
 }
 
+/* A member that comes back after failing (usable again, or its probe
+ * answers again): what its failures did to the estimate says nothing about
+ * it now, and compounded they would keep it out for minutes.  It starts
+ * again from no sample (the median of the others), ramping (slow
+ * start).  Returns whether it had failed. */
+static int forget_failures(pib_mstate *st, uint32_t now)
+{
+    if (!swap32(&st->failed, 1, 0)) {
+        return 0;
+    }
+    __atomic_store_n(&st->est_us, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
+    return 1;
+}
+
 /* Applies the telemetry's state changes to st, logging each once. */
 static void transitions(server_rec *s, const proxy_worker *w,
                         pib_mstate *st, pib_view *v, uint32_t now)
@@ -103,7 +130,9 @@ static void transitions(server_rec *s, const proxy_worker *w,
         swap32(&st->stale, 0, 1);
         if (swap32(&st->stale, 2, 1)) {
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
-                         "pi: %s telemetry back", w->s->name_ex);
+                         "pi: %s telemetry back%s", w->s->name_ex,
+                         forget_failures(st, now)
+                         ? ": failures forgotten, slow start" : "");
         }
     }
     else if (swap32(&st->stale, 1, 2)) {
@@ -157,7 +186,7 @@ static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
         transitions(s, w, st, v, now);
     }
     if (st != NULL && st->up_ms != 0) {
-        v->ramp = pib_ramp(t, (double)(uint32_t)(now - st->up_ms) / 1000.0);
+        v->ramp = pib_ramp(t, (double)pib_age_ms(now, st->up_ms) / 1000.0);
         if (v->ramp >= 1.0 && st_update) {
             __atomic_store_n(&st->up_ms, 0, __ATOMIC_RELEASE);
         }
@@ -185,6 +214,7 @@ static void watch_returns(proxy_balancer *b, pib_mstate *states,
             __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
         }
         else if (swap32(&st->down, 1, 0)) {
+            forget_failures(st, now);
             __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
             ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
                          "pi: %s usable again: slow start", w->s->name_ex);
@@ -222,21 +252,28 @@ static void record(pib_attempt *a, int failed)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
     apr_time_t now = apr_time_now();
-    uint32_t now_ms = (uint32_t)(now / 1000), us, old, next;
+    uint32_t now_ms = (uint32_t)(now / 1000), us, old, next, before;
     int tries = 0;
 
     if (st == NULL) {
         return;
     }
+    if (__atomic_load_n(&st->wait_ms, __ATOMIC_RELAXED) != 0) {
+        __atomic_store_n(&st->wait_ms, 0, __ATOMIC_RELEASE);  /* answered */
+    }
     us = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
-                                                : now - a->start);
+                    : now < a->start ? 0 : now - a->start);
+    before = __atomic_load_n(&st->failed, __ATOMIC_ACQUIRE);
+    if (before != (uint32_t)failed) {
+        __atomic_store_n(&st->failed, (uint32_t)failed, __ATOMIC_RELEASE);
+    }
     old = __atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE);
-    if (failed) {                       /* a failed attempt is slow */
-        us = us > 4 * old ? us : 4 * old;
-        us = us < 1000000 ? 1000000 : us;
+    if (failed) {
+        us = pib_fail_sample(us, old, before != 0);
     }
     do {
-        next = pib_est_update(old, now_ms - st->est_ms, us, a->decay_s);
+        next = pib_est_update(old, pib_age_ms(now_ms, st->est_ms), us,
+                              a->decay_s);
     } while (!__atomic_compare_exchange_n(&st->est_us, &old, next, 0,
                                           __ATOMIC_ACQ_REL,
                                           __ATOMIC_ACQUIRE)
@@ -266,6 +303,62 @@ pib_req *pib_req_get(request_rec *r, int create)
     return q;
 }
 
+/* The timeout mod_proxy gives member w: its timeout=, else ProxyTimeout,
+ * else Timeout; in ms. */
+static uint32_t timeout_ms(const server_rec *s, const proxy_worker *w)
+{
+    const proxy_server_conf *pc = proxy_mod == NULL ? NULL
+        : ap_get_module_config(s->module_config, proxy_mod);
+    apr_interval_time_t to = w->s->timeout_set ? w->s->timeout
+                             : pc != NULL && pc->timeout_set ? pc->timeout
+                             : s->timeout;
+    apr_int64_t ms = apr_time_as_msec(to);
+
+    return ms < 0 ? 0 : ms > 0x7fff0000 ? 0x7fff0000 : (uint32_t)ms;
+}
+
+/* How long member w has answered nothing since a pick, in ms (0: not
+ * silent).  A mark older than its timeout and a second was lost with a
+ * child: ignored, and with `drop` cleared. */
+static uint32_t stall_of(const server_rec *s, const proxy_worker *w,
+                         pib_mstate *st, uint32_t now, int drop)
+{
+    uint32_t mark, stall;
+
+    if (st == NULL
+        || (mark = __atomic_load_n(&st->wait_ms, __ATOMIC_ACQUIRE)) == 0) {
+        return 0;
+    }
+    stall = pib_age_ms(now, mark);
+    if (stall > timeout_ms(s, w) + 1000) {
+        if (drop) {
+            __atomic_compare_exchange_n(&st->wait_ms, &mark, 0, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+        }
+        return 0;
+    }
+    return stall;
+}
+
+/* The member's estimate now (< 0: no sample yet). */
+static double est_of(const pib_mstate *st, uint32_t now, const pib_tuning *t)
+{
+    return st ? pib_est_now(st->est_us, pib_age_ms(now, st->est_ms),
+                            t->decay_s)
+              : -1.0;
+}
+
+/* A pick of the member: marks it unless a pick is marked already. */
+static void wait_mark(pib_mstate *st, uint32_t now)
+{
+    uint32_t none = 0;
+
+    if (st != NULL && __atomic_load_n(&st->wait_ms, __ATOMIC_RELAXED) == 0) {
+        __atomic_compare_exchange_n(&st->wait_ms, &none, now ? now : 1, 0,
+                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    }
+}
+
 /* Notes returning members, then fills the candidates; returns how many.
  * The balancer's state array is looked up once. */
 static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
@@ -285,8 +378,8 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         member_view(r->server, b, w, t, st, now, 1, &v);
         memset(&c[i], 0, sizeof(c[i]));
         c[i].inflight = (unsigned long)w->s->busy;
-        c[i].est_us = st ? pib_est_now(st->est_us, now - st->est_ms,
-                                       t->decay_s) : -1.0;
+        c[i].est_us = est_of(st, now, t);
+        c[i].silence_us = (double)stall_of(r->server, w, st, now, 1) * 1000.0;
         c[i].weight = v.weight;
         c[i].drained = v.drained;
         cap = pib_inflight_cap(v.thermal, v.cpus);
@@ -329,6 +422,7 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     }
     a->b = balancer;
     a->w = col.w[best];
+    wait_mark(pib_state_get(balancer, a->w), now);
     a->start = apr_time_now();
     a->decay_s = t.decay_s;
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
@@ -351,6 +445,34 @@ static int pib_lb_request_status(int *status, request_rec *r)
     return DECLINED;
 }
 
+/* For the status page: whether member w is silent, as the finder sees
+ * it: a pick unanswered for longer than its estimate (the median of the
+ * balancer's members' when it has none). */
+static int is_silent(server_rec *s, proxy_balancer *b, proxy_worker *w,
+                     const pib_tuning *t, uint32_t now)
+{
+    unsigned max;
+    pib_mstate *states = pib_state_of(b, &max);
+    pib_cand c[PIB_MAX_CANDS];
+    uint32_t stall = stall_of(s, w, pib_state_at(states, max, w), now, 0);
+    double est;
+    int i, n = 0;
+
+    if (stall == 0) {
+        return 0;
+    }
+    est = est_of(pib_state_at(states, max, w), now, t);
+    if (est < 0) {
+        for (i = 0; i < b->workers->nelts && n < PIB_MAX_CANDS; i++) {
+            proxy_worker *o = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
+
+            c[n++].est_us = est_of(pib_state_at(states, max, o), now, t);
+        }
+        est = pib_median_estimate(c, (size_t)n);
+    }
+    return (double)stall * 1000.0 > est;
+}
+
 /* For /pi-status: the effective weight and thermal state of a member of
  * a balancer that uses lbmethod "pi". */
 static int get_member_weight(server_rec *s, proxy_balancer *b,
@@ -366,7 +488,8 @@ static int get_member_weight(server_rec *s, proxy_balancer *b,
     pib_lbconf_resolve(s, b, &t);
     member_view(s, b, w, &t, pib_state_get(b, w), pib_now_ms(), 0, &v);
     *weight = v.weight;
-    *state = thermal_state(&v);
+    *state = is_silent(s, b, w, &t, pib_now_ms()) ? "silent"
+             : thermal_state(&v);
     return 0;
 }
 

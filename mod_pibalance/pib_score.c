@@ -109,6 +109,22 @@ uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
     return v < 1.0 ? 1 : (uint32_t)(v + 0.5);
 }
 
+uint32_t pib_fail_sample(uint32_t took_us, uint32_t est_us, int in_a_row)
+{
+    uint32_t us = took_us < PIB_FAIL_MIN_US ? PIB_FAIL_MIN_US : took_us;
+
+    if (us < est_us) {
+        us = est_us;
+    }
+    if (in_a_row) {
+        uint64_t four = 4 * (uint64_t)est_us;
+
+        four = four > PIB_FAIL_MAX_US ? PIB_FAIL_MAX_US : four;
+        us = us < four ? (uint32_t)four : us;
+    }
+    return us;
+}
+
 double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s)
 {
     if (est_us == 0) {
@@ -180,7 +196,7 @@ int pib_better(const pib_cand *a, const pib_cand *b)
 }
 
 /* Median of the known estimates (insertion sort: n is small). */
-static double median_estimate(const pib_cand *c, size_t n)
+double pib_median_estimate(const pib_cand *c, size_t n)
 {
     double v[PIB_MEDIAN_MAX];
     size_t k = 0, i, j;
@@ -204,7 +220,7 @@ static double median_estimate(const pib_cand *c, size_t n)
 
 size_t pib_choose(pib_cand *c, size_t n)
 {
-    double median = median_estimate(c, n);
+    double median = pib_median_estimate(c, n);
     long total = 0;
     size_t i, best = 0;
 
@@ -213,6 +229,9 @@ size_t pib_choose(pib_cand *c, size_t n)
 
         if (c[i].est_us < 0) {
             c[i].est_us = median;
+        }
+        if (c[i].silence_us > c[i].est_us) {
+            c[i].est_us = c[i].silence_us;
         }
         if (c[i].weight <= 0) {
             c[i].weight = 0.01;

@@ -63,6 +63,16 @@ unsigned long pib_inflight_cap(double thermal_factor, long cpus);
 uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
                         double decay_s);
 
+/* The sample a failed attempt that took took_us counts as, for a member
+ * estimated at est_us: at least 1 s and never below the estimate; when
+ * the attempt before also failed (`in_a_row`), four times the estimate,
+ * up to PIB_FAIL_MAX_US.  So the requests in flight to a node that hangs,
+ * failing one after another, keep it out however long the others'
+ * queues get, and one failure among answers costs a second. */
+#define PIB_FAIL_MIN_US  1000000U
+#define PIB_FAIL_MAX_US  60000000U
+uint32_t pib_fail_sample(uint32_t took_us, uint32_t est_us, int in_a_row);
+
 /* The estimate as seen `age_ms` after its last sample: halved every
  * decay_s, so a member nobody picks is retried in time. */
 double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s);
@@ -71,6 +81,9 @@ double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s);
 typedef struct {
     unsigned long inflight;    /* requests in flight to it */
     double est_us;             /* estimate; < 0: no sample yet */
+    double silence_us;         /* it has answered nothing since a request
+                                  picked this long ago (0: none): its
+                                  estimate is at least that */
     double weight;             /* effective weight (> 0) */
     int drained;               /* too hot: only if every member is */
     int capped;                /* at its in-flight cap */
@@ -82,8 +95,11 @@ typedef struct {
     int credit;                /* smooth round-robin credit (lbstatus) */
 } pib_cand;
 
+/* The median of the known estimates of n candidates (1 if none). */
+double pib_median_estimate(const pib_cand *c, size_t n);
+
 /* Chooses among n candidates (n >= 1): fills unknown estimates with the
- * median of the known ones, skips drained and capped members unless all
+ * median of the known ones, raises each to its silence, skips drained and capped members unless all
  * are (all drained: the coolest; all capped: one whose cap is not cooling
  * it, else the least over its cap), compares expected waits, and breaks
  * ties with the smooth weighted round-robin credit, which it updates

@@ -25,7 +25,9 @@ typedef struct {
     uint32_t stale;        /* 0 never fresh, 1 fresh, 2 stale since */
     uint32_t down;         /* 1: unusable when last looked at */
     uint32_t up_ms;        /* slow start began (clock), 0: none */
-    uint32_t pad;
+    uint32_t wait_ms;      /* clock of a pick that no answer has followed
+                              yet, 0: none (the silence rule) */
+    uint32_t failed;       /* 1: its last attempt failed */
 } pib_mstate;
 
 /* post_config: one segment for all balancers of all servers. */
@@ -52,5 +54,15 @@ ap_conf_vector_t *pib_state_section(const proxy_balancer *b);
 /* Milliseconds of the wall clock (wraps every 49 days; differences are
  * taken unsigned). */
 uint32_t pib_now_ms(void);
+
+/* Milliseconds from `then` to `now` of that clock; 0 when `then` is the
+ * later one (a stamp another thread wrote after our clock read: taken
+ * unsigned, it would be 49 days old). */
+static APR_INLINE uint32_t pib_age_ms(uint32_t now, uint32_t then)
+{
+    uint32_t d = now - then;
+
+    return d > 0x7fffffffU ? 0 : d;
+}
 
 #endif /* PIB_STATE_H */

@@ -112,6 +112,61 @@ static void estimator(void)
     CHECK(pib_est_now(0, 0, 10) < 0);
 }
 
+/* The silence rule: a member silent for longer than its estimate is
+ * estimated at its silence, also when it has no sample yet (after the
+ * median fill); a shorter silence changes nothing.  A hung member (20 ms
+ * like the others, as many in flight) loses the pick once its silence
+ * outweighs its estimate. */
+static void silence(void)
+{
+    pib_cand c[3];
+    uint32_t ms;
+
+    c[0] = cand(0, 20, 1);
+    c[1] = cand(0, 40, 1);
+    c[1].silence_us = 5000;
+    c[2] = cand(0, 0, 1);
+    c[2].est_us = -1;
+    c[2].silence_us = 90000;
+    pib_choose(c, 3);
+    CHECK(NEAR(c[1].est_us, 40000));
+    CHECK(NEAR(c[2].est_us, 90000));    /* median 30 ms, silent 90 */
+    CHECK(NEAR(pib_median_estimate(c, 3), 40000));
+    for (ms = 0; ms <= 200; ms += 10) {
+        c[0] = cand(3, 20, 1);
+        c[1] = cand(3, 20, 1);
+        c[2] = cand(3, 20, 1);
+        c[2].silence_us = ms * 1000.0;
+        c[2].credit = 1000;             /* the tie-break favours it */
+        if (ms <= 20) {
+            CHECK_INT(pib_choose(c, 3), 2);
+        }
+        else if (ms >= 30) {
+            CHECK(pib_choose(c, 3) != 2);
+        }
+    }
+}
+
+/* A failure: at least 1 s, never below the estimate; in a row, 4x the
+ * estimate up to 60 s. */
+static void failures(void)
+{
+    uint32_t e = 20000;
+    int i;
+
+    CHECK_INT(pib_fail_sample(3000, 20000, 0), 1000000);
+    CHECK_INT(pib_fail_sample(3000000, 20000, 0), 3000000);
+    CHECK_INT(pib_fail_sample(3000, 2000000, 0), 2000000);
+    CHECK_INT(pib_fail_sample(3000000, 3000000, 1), 12000000);
+    CHECK_INT(pib_fail_sample(3000000, 20000000, 1), PIB_FAIL_MAX_US);
+    CHECK_INT(pib_fail_sample(90000000, 20000000, 1), 90000000);
+    CHECK_INT(pib_fail_sample(0, 0x7fffffffU, 1), 0x7fffffffU);
+    for (i = 0; i < 30; i++) {          /* 30 timeouts of 3 s in a row */
+        e = pib_est_update(e, 1, pib_fail_sample(3000000, e, i > 0), 10);
+    }
+    CHECK_INT(e, PIB_FAIL_MAX_US);
+}
+
 /* Heat: drained members only when all are; then the coolest. */
 static void all_hot(void)
 {
@@ -247,6 +302,8 @@ void test_score(void)
     slow_start();
     caps();
     estimator();
+    silence();
+    failures();
     all_hot();
     capped();
     capped_all();
