@@ -11,14 +11,15 @@
  * gives factor 1, never a drain).  pib_choose() picks.
  *
  * Silence: a member that has answered nothing since a request was picked
- * for it S ago is estimated at least S (pib_est_stalled), so a node that
+ * for it S ago is estimated at least S (pib_choose), so a node that
  * hangs stops getting requests within a few of its response times.  The
  * mark is the clock of such a pick, in pib_mstate: set by a pick when
  * none is set, cleared by any answer or failure.  While it is set, the
  * request picked then is still in flight, whichever child holds it; no
  * in-flight count is needed (mod_proxy's busy is not exact across
  * prefork children).  A mark older than the member's timeout and a
- * second is bookkeeping lost with a child that died: dropped.
+ * second is dropped: a child that died left it, or a long response
+ * (a download, an upload, a tunnel) has held it that long.
  *
  * Cost: the finder runs under the balancer's thread mutex (taken by
  * mod_proxy_balancer), is O(members), allocates nothing and never blocks:
@@ -129,10 +130,11 @@ static void transitions(server_rec *s, const proxy_worker *w,
     if (v->fresh) {
         swap32(&st->stale, 0, 1);
         if (swap32(&st->stale, 2, 1)) {
+            int forgot = forget_failures(st, now);
+
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
                          "pi: %s telemetry back%s", w->s->name_ex,
-                         forget_failures(st, now)
-                         ? ": failures forgotten, slow start" : "");
+                         forgot ? ": failures forgotten, slow start" : "");
         }
     }
     else if (swap32(&st->stale, 1, 2)) {
@@ -214,8 +216,10 @@ static void watch_returns(proxy_balancer *b, pib_mstate *states,
             __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
         }
         else if (swap32(&st->down, 1, 0)) {
-            forget_failures(st, now);
-            __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
+            if (!forget_failures(st, now)) {    /* that starts it too */
+                __atomic_store_n(&st->up_ms, now ? now : 1,
+                                 __ATOMIC_RELEASE);
+            }
             ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
                          "pi: %s usable again: slow start", w->s->name_ex);
         }
@@ -246,14 +250,15 @@ typedef struct {
     proxy_worker *w;
     apr_time_t start;
     double decay_s;
+    uint32_t timeout_ms;       /* the member's (timeout_ms()) */
 } pib_attempt;
 
 static void record(pib_attempt *a, int failed)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
     apr_time_t now = apr_time_now();
-    uint32_t now_ms = (uint32_t)(now / 1000), us, old, next, before;
-    int tries = 0;
+    uint32_t now_ms = (uint32_t)(now / 1000), took, us, old, next, before;
+    int tries = 0, compound;
 
     if (st == NULL) {
         return;
@@ -261,24 +266,29 @@ static void record(pib_attempt *a, int failed)
     if (__atomic_load_n(&st->wait_ms, __ATOMIC_RELAXED) != 0) {
         __atomic_store_n(&st->wait_ms, 0, __ATOMIC_RELEASE);  /* answered */
     }
-    us = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
-                    : now < a->start ? 0 : now - a->start);
+    took = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
+                      : now < a->start ? 0 : now - a->start);
     before = __atomic_load_n(&st->failed, __ATOMIC_ACQUIRE);
-    if (before != (uint32_t)failed) {
-        __atomic_store_n(&st->failed, (uint32_t)failed, __ATOMIC_RELEASE);
-    }
+    /* It waited (nearly) the whole timeout: no answer at all. */
+    compound = failed && before != 0
+               && took / 1000 + took / 10000 >= a->timeout_ms;
     old = __atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE);
-    if (failed) {
-        us = pib_fail_sample(us, old, before != 0);
-    }
     do {
-        next = pib_est_update(old, pib_age_ms(now_ms, st->est_ms), us,
-                              a->decay_s);
+        us = failed ? pib_fail_sample(took, old, compound) : took;
+        next = pib_est_update(old,
+                              pib_age_ms(now_ms, __atomic_load_n(
+                                  &st->est_ms, __ATOMIC_ACQUIRE)),
+                              us, a->decay_s);
     } while (!__atomic_compare_exchange_n(&st->est_us, &old, next, 0,
                                           __ATOMIC_ACQ_REL,
                                           __ATOMIC_ACQUIRE)
              && ++tries < 16);
     __atomic_store_n(&st->est_ms, now_ms, __ATOMIC_RELEASE);
+    /* After the estimate: a forget_failures() racing with this sample
+     * finds the flag set again, not an estimate it did not clear. */
+    if (failed || before != 0) {
+        __atomic_store_n(&st->failed, (uint32_t)failed, __ATOMIC_RELEASE);
+    }
 }
 
 static pib_attempt *attempt_of(request_rec *r)
@@ -343,9 +353,13 @@ static uint32_t stall_of(const server_rec *s, const proxy_worker *w,
 /* The member's estimate now (< 0: no sample yet). */
 static double est_of(const pib_mstate *st, uint32_t now, const pib_tuning *t)
 {
-    return st ? pib_est_now(st->est_us, pib_age_ms(now, st->est_ms),
-                            t->decay_s)
-              : -1.0;
+    if (st == NULL) {
+        return -1.0;
+    }
+    return pib_est_now(__atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE),
+                       pib_age_ms(now, __atomic_load_n(&st->est_ms,
+                                                       __ATOMIC_ACQUIRE)),
+                       t->decay_s);
 }
 
 /* A pick of the member: marks it unless a pick is marked already. */
@@ -425,6 +439,7 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     wait_mark(pib_state_get(balancer, a->w), now);
     a->start = apr_time_now();
     a->decay_s = t.decay_s;
+    a->timeout_ms = timeout_ms(r->server, a->w);
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
                   "pi: %s chose %s (in flight %lu, estimate %.0f us,"
                   " weight %.3f)", balancer->s->name, a->w->s->name_ex,
@@ -481,15 +496,15 @@ static int get_member_weight(server_rec *s, proxy_balancer *b,
 {
     pib_tuning t;
     pib_view v;
+    uint32_t now = pib_now_ms();
 
     if (b->lbmethod == NULL || strcmp(b->lbmethod->name, "pi") != 0) {
         return -1;
     }
     pib_lbconf_resolve(s, b, &t);
-    member_view(s, b, w, &t, pib_state_get(b, w), pib_now_ms(), 0, &v);
+    member_view(s, b, w, &t, pib_state_get(b, w), now, 0, &v);
     *weight = v.weight;
-    *state = is_silent(s, b, w, &t, pib_now_ms()) ? "silent"
-             : thermal_state(&v);
+    *state = is_silent(s, b, w, &t, now) ? "silent" : thermal_state(&v);
     return 0;
 }
 

@@ -109,14 +109,14 @@ uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
     return v < 1.0 ? 1 : (uint32_t)(v + 0.5);
 }
 
-uint32_t pib_fail_sample(uint32_t took_us, uint32_t est_us, int in_a_row)
+uint32_t pib_fail_sample(uint32_t took_us, uint32_t est_us, int compound)
 {
     uint32_t us = took_us < PIB_FAIL_MIN_US ? PIB_FAIL_MIN_US : took_us;
 
     if (us < est_us) {
         us = est_us;
     }
-    if (in_a_row) {
+    if (compound) {
         uint64_t four = 4 * (uint64_t)est_us;
 
         four = four > PIB_FAIL_MAX_US ? PIB_FAIL_MAX_US : four;

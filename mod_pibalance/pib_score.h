@@ -64,14 +64,16 @@ uint32_t pib_est_update(uint32_t est_us, uint32_t dt_ms, uint32_t sample_us,
                         double decay_s);
 
 /* The sample a failed attempt that took took_us counts as, for a member
- * estimated at est_us: at least 1 s and never below the estimate; when
- * the attempt before also failed (`in_a_row`), four times the estimate,
- * up to PIB_FAIL_MAX_US.  So the requests in flight to a node that hangs,
- * failing one after another, keep it out however long the others'
- * queues get, and one failure among answers costs a second. */
+ * estimated at est_us: at least 1 s and never below the estimate; with
+ * `compound` (the caller's: it waited the member's whole timeout, right
+ * after another failure), four times the estimate, up to
+ * PIB_FAIL_MAX_US.  So the requests in flight to a node that hangs,
+ * timing out one after another, keep it out however long the others'
+ * queues get, while fast failures (refused, an application restarting)
+ * cost a second each. */
 #define PIB_FAIL_MIN_US  1000000U
 #define PIB_FAIL_MAX_US  60000000U
-uint32_t pib_fail_sample(uint32_t took_us, uint32_t est_us, int in_a_row);
+uint32_t pib_fail_sample(uint32_t took_us, uint32_t est_us, int compound);
 
 /* The estimate as seen `age_ms` after its last sample: halved every
  * decay_s, so a member nobody picks is retried in time. */
@@ -81,9 +83,9 @@ double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s);
 typedef struct {
     unsigned long inflight;    /* requests in flight to it */
     double est_us;             /* estimate; < 0: no sample yet */
-    double silence_us;         /* it has answered nothing since a request
-                                  picked this long ago (0: none): its
-                                  estimate is at least that */
+    double silence_us;         /* no answer since a request picked this
+                                  long ago (0: none): its estimate is
+                                  at least that */
     double weight;             /* effective weight (> 0) */
     int drained;               /* too hot: only if every member is */
     int capped;                /* at its in-flight cap */
@@ -99,12 +101,13 @@ typedef struct {
 double pib_median_estimate(const pib_cand *c, size_t n);
 
 /* Chooses among n candidates (n >= 1): fills unknown estimates with the
- * median of the known ones, raises each to its silence, skips drained and capped members unless all
- * are (all drained: the coolest; all capped: one whose cap is not cooling
- * it, else the least over its cap), compares expected waits, and breaks
- * ties with the smooth weighted round-robin credit, which it updates
- * (every candidate gains its weight in percent, the winner pays back the
- * total).  Returns the index of the winner.  Allocates nothing. */
+ * median of the known ones, raises each to its silence, skips drained
+ * and capped members unless all are (all drained: the coolest; all
+ * capped: one whose cap is not cooling it, else the least over its cap),
+ * compares expected waits, and breaks ties with the smooth weighted
+ * round-robin credit, which it updates (every candidate gains its weight
+ * in percent, the winner pays back the total).  Returns the index of the
+ * winner.  Allocates nothing. */
 size_t pib_choose(pib_cand *c, size_t n);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */

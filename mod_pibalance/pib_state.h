@@ -55,14 +55,16 @@ ap_conf_vector_t *pib_state_section(const proxy_balancer *b);
  * taken unsigned). */
 uint32_t pib_now_ms(void);
 
-/* Milliseconds from `then` to `now` of that clock; 0 when `then` is the
- * later one (a stamp another thread wrote after our clock read: taken
- * unsigned, it would be 49 days old). */
+/* Milliseconds from `then` to `now` of that clock; 0 when `then` is up
+ * to a minute later (a stamp another thread wrote after our clock read:
+ * taken unsigned, it would be 49 days old).  Older stamps, up to 49
+ * days, keep their age. */
+#define PIB_AGE_FUTURE_MS 65536U
 static APR_INLINE uint32_t pib_age_ms(uint32_t now, uint32_t then)
 {
     uint32_t d = now - then;
 
-    return d > 0x7fffffffU ? 0 : d;
+    return d > 0xffffffffU - PIB_AGE_FUTURE_MS ? 0 : d;
 }
 
 #endif /* PIB_STATE_H */

@@ -50,18 +50,20 @@ ok t_cmp(($c->{node1} // 0) > 0 && ($c->{nodesilent} // 0) > 0, 1,
          . ($c->{nodesilent} // 0));
 
 # Requests that ask for a 3 s answer, sent on raw connections, until one
-# gets no answer within 0.3 s: that one is at nodesilent (node1 answers at
-# once).  Bounded: 30 tries, 0.1 s apart (an estimate that keeps
+# gets no answer within 0.5 s: that one is at nodesilent (node1 answers at
+# once).  Bounded: 12 s of tries, 0.1 s apart (an estimate that keeps
 # nodesilent out for a moment decays meanwhile).
 Apache::TestRequest::module('thermo');
 my $hostport = Apache::TestRequest::hostport();
 sub hold {
-    for (1 .. 30) {
+    my $end = time + 12;
+    while (time < $end) {
         my $s = IO::Socket::INET->new(PeerAddr => $hostport, Timeout => 2)
             or die "connect $hostport: $!";
         my $t = time;
-        print $s "GET /$B/page.html?hang HTTP/1.0\r\nHost: $hostport\r\n\r\n";
-        return ($s, $t) unless IO::Select->new($s)->can_read(0.3);
+        print $s "GET /$B/page.html?hang HTTP/1.0\r\n",
+                 "Host: $hostport\r\n\r\n";
+        return ($s, $t) unless IO::Select->new($s)->can_read(0.5);
         close $s;                       # node1's answer
         sleep 0.1;
     }
@@ -91,8 +93,8 @@ ok t_cmp(defined $held ? 1 : 0, 1, 'a request is held at nodesilent');
 sleep 0.5;
 my $st = state_of('nodesilent');
 my $age = time - $picked;
-ok t_cmp($st, 'silent', sprintf('nodesilent shown silent %.2f s after the pick',
-                                $age));
+ok t_cmp($st, 'silent',
+         sprintf('nodesilent shown silent %.2f s after the pick', $age));
 ok t_cmp(state_of('node1') ne 'silent' ? 1 : 0, 1, 'node1 is not silent');
 
 # While it is silent, the others get every request.
@@ -102,8 +104,9 @@ t_debug("at " . sprintf('%.2f', time - $picked) . ' s after the pick');
 
 # The held request is answered after 3 s, by nodesilent.
 my $answer = answer_of($held, 6);
-ok t_cmp($answer =~ m{^HTTP/1\.\d 200} && $answer =~ /^X-Node: nodesilent/mi
-         ? 1 : 0, 1, 'the held request was answered 200 by nodesilent');
+ok t_cmp($answer =~ m{^HTTP/1\.\d 200}
+         && $answer =~ /^X-Node: nodesilent/mi ? 1 : 0, 1,
+         'the held request was answered 200 by nodesilent');
 
 # Answered: not silent any more.
 ok t_cmp(wait_for(2, 0.1, sub { state_of('nodesilent') ne 'silent' }) ? 1 : 0,
@@ -119,18 +122,23 @@ ok t_cmp($back ? 1 : 0, 1, 'nodesilent serves again');
 ok t_cmp(state_of('nodesilent') ne 'silent' ? 1 : 0, 1,
          'and is not silent: ' . state_of('nodesilent'));
 
-# balancer://comeback: nodesilent with timeout=1 (and PiBalanceDecay
-# 0.2: the 1 s failure sample would keep it out for a second only; the
-# slow start shows the failures were forgotten).  Its telemetry is read (the pick sees it fresh), then hangs
-# (stale); a request held there times out: a failure, a 1 s sample.
+# balancer://comeback: nodesilent with timeout=1 and PiBalanceDecay 2
+# (its 1 s failure sample keeps it out for ~15 s, unless forgotten; the
+# slow start shows that it was).  Its telemetry is read (the pick sees it
+# fresh), then hangs (stale); a request held there times out: a failure,
+# a 1 s sample.
 $B = 'comeback';
 Apache::TestRequest::module('thermo');
-ok t_cmp(wait_for(8, 0.1, sub { split_of(1); state_of('nodesilent') eq 'ok' })
-         ? 1 : 0, 1, 'comeback: nodesilent telemetry read');
+sub state_after_pick {
+    split_of(1);
+    return state_of('nodesilent');
+}
+ok t_cmp(wait_for(8, 0.1, sub { state_after_pick() eq 'ok' }) ? 1 : 0, 1,
+         'comeback: nodesilent telemetry read');
 open my $fh, '>', $flag or die "$flag: $!";
 close $fh;
-ok t_cmp(wait_for(8, 0.1, sub { split_of(1); state_of('nodesilent') eq 'stale' })
-         ? 1 : 0, 1, 'its telemetry goes stale: ' . state_of('nodesilent'));
+ok t_cmp(wait_for(8, 0.1, sub { state_after_pick() eq 'stale' }) ? 1 : 0, 1,
+         'its telemetry goes stale: ' . state_of('nodesilent'));
 ($held) = hold();
 $answer = defined $held ? answer_of($held, 4) : '';
 ok t_cmp($answer =~ m{^HTTP/1\.\d 50[234]} ? 1 : 0, 1,
@@ -141,7 +149,7 @@ ok t_cmp($c->{nodesilent} // 0, 0, 'after the failure it gets no request');
 
 # Its probe answers again: failures forgotten, slow start.
 unlink $flag;
-ok t_cmp(wait_for(8, 0.1, sub { split_of(1); state_of('nodesilent') eq 'ramping' })
-         ? 1 : 0, 1, 'telemetry back: nodesilent ramping');
+ok t_cmp(wait_for(8, 0.1, sub { state_after_pick() eq 'ramping' }) ? 1 : 0,
+         1, 'telemetry back: nodesilent ramping');
 $back = wait_for(5, 0.02, sub { (split_of(1)->{nodesilent} // 0) > 0 });
 ok t_cmp($back ? 1 : 0, 1, 'and serves again');

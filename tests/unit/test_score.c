@@ -147,8 +147,8 @@ static void silence(void)
     }
 }
 
-/* A failure: at least 1 s, never below the estimate; in a row, 4x the
- * estimate up to 60 s. */
+/* A failure: at least 1 s, never below the estimate; compounding (a
+ * timeout right after a failure), 4x the estimate up to 60 s. */
 static void failures(void)
 {
     uint32_t e = 20000;
@@ -161,7 +161,7 @@ static void failures(void)
     CHECK_INT(pib_fail_sample(3000000, 20000000, 1), PIB_FAIL_MAX_US);
     CHECK_INT(pib_fail_sample(90000000, 20000000, 1), 90000000);
     CHECK_INT(pib_fail_sample(0, 0x7fffffffU, 1), 0x7fffffffU);
-    for (i = 0; i < 30; i++) {          /* 30 timeouts of 3 s in a row */
+    for (i = 0; i < 30; i++) {          /* 30 timeouts of 3 s, a hang */
         e = pib_est_update(e, 1, pib_fail_sample(3000000, e, i > 0), 10);
     }
     CHECK_INT(e, PIB_FAIL_MAX_US);
