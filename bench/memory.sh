@@ -8,6 +8,9 @@
 #                                 worker thread has served before the
 #                                 measured run (counted from its start)
 #   MEM_CONNS=N                   wrk connections (default 50)
+#   MEM_CLOSE=1                   a new connection for every request
+#                                 (Connection: close), to tell what grows
+#                                 with a connection's life from what not
 #
 # The access log holds "pid tid" only: at the 10,000 point and at the
 # end, the number of worker threads that have served so far.
@@ -57,8 +60,10 @@ kids0=$(pgrep -P "$ppid" | sort | tr '\n' ' ')
 # requests of the measured run (the warm-up's not counted)
 reqs() { members "$APACHE" | awk -v w="$warm_r" '{s += $3} END {print s - w}'; }
 
+close=()
+[ "${MEM_CLOSE:-0}" = 1 ] && close=(-H "Connection: close")
 timeout $((maxs + 20)) taskset -c 0 wrk -t1 -c"${MEM_CONNS:-50}" -d"${maxs}s" --timeout 10s \
-    -H "Accept-Encoding: gzip" "http://127.0.0.1:$APACHE/" \
+    -H "Accept-Encoding: gzip" "${close[@]}" "http://127.0.0.1:$APACHE/" \
     > "$raw/memory.wrk" 2>&1 &
 wpid=$!
 pids+=("$wpid")
@@ -111,7 +116,7 @@ sect="$raw/memory.md"
     echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'): one plain pisim node (50 KB page), front with"
     echo "\`PiBalanceDeflate On\` level 1 (2 children × 64 threads, MaxConnectionsPerChild 0),"
     echo "wrk ${MEM_CONNS:-50} connections, \`Accept-Encoding: gzip\`; RSS = Σ VmRSS of the parent's children."
-    echo "Extra front directives: \`${MEM_EXTRA:-none}\`."
+    echo "Extra front directives: \`${MEM_EXTRA:-none}\`.  Connections: $([ "${MEM_CLOSE:-0}" = 1 ] && echo "one a request (Connection: close)" || echo "keep-alive")."
     if [ "${MEM_WARM:-0}" = 1 ]; then
         echo "Warm-up first: 4 s of wrk with 256 connections ($warm_r requests, $warm_t worker threads"
         echo "served); the run's counts start after it."
