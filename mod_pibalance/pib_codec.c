@@ -20,10 +20,15 @@
  * (pib_buf_take): allocating and freeing ~100 KB a response in whichever
  * of glibc's arenas the thread uses left a 2 x 64-thread master 3.6-3.9
  * MB larger after 1 M responses (bench/RESULTS-faults.md, "Memory").
+ * They are mappings of their own, not malloc's: one freed when the pool
+ * is full goes back to the system, where glibc kept freed 64 KiB blocks
+ * in its arenas (a new peak of concurrent responses at a time).  Under
+ * AddressSanitizer they are malloc's, whose redzones catch overruns.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <libdeflate.h>
 
@@ -134,6 +139,39 @@ const pib_codec pib_codec_zlib = {
 
 /* ---- buffers for oneshot, reused ------------------------------------------ */
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PIB_BUF_MMAP 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PIB_BUF_MMAP 0
+#endif
+#endif
+#ifndef PIB_BUF_MMAP
+#define PIB_BUF_MMAP 1
+#endif
+
+static unsigned char *pib_buf_alloc(size_t cap)
+{
+#if PIB_BUF_MMAP
+    void *b = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+    return b == MAP_FAILED ? NULL : b;
+#else
+    return malloc(cap);
+#endif
+}
+
+static void pib_buf_free(unsigned char *b, size_t cap)
+{
+#if PIB_BUF_MMAP
+    munmap(b, cap);
+#else
+    (void)cap;
+    free(b);
+#endif
+}
+
 static pthread_mutex_t pib_buf_mutex = PTHREAD_MUTEX_INITIALIZER;
 static unsigned char *pib_buf_idle[PIB_BUF_IDLE_MAX];
 static size_t pib_buf_idle_cap[PIB_BUF_IDLE_MAX];
@@ -171,7 +209,7 @@ unsigned char *pib_buf_take(size_t need, size_t *cap)
     *cap = need == 0 ? PIB_BUF_GRAIN
                      : (need + PIB_BUF_GRAIN - 1) / PIB_BUF_GRAIN
                        * PIB_BUF_GRAIN;
-    b = malloc(*cap);                   /* outside the lock */
+    b = pib_buf_alloc(*cap);            /* outside the lock */
     if (b == NULL) {
         *cap = 0;
     }
@@ -201,7 +239,7 @@ void pib_buf_put(unsigned char *buf, size_t cap)
     }
     pthread_mutex_unlock(&pib_buf_mutex);
     if (!keep) {
-        free(buf);
+        pib_buf_free(buf, cap);
     }
 }
 
@@ -216,16 +254,18 @@ void pib_buf_counts(unsigned long *live, unsigned long *idle)
 static void pib_buf_drain(void)
 {
     unsigned char *b[PIB_BUF_IDLE_MAX];
+    size_t cap[PIB_BUF_IDLE_MAX];
     unsigned n, i;
 
     pthread_mutex_lock(&pib_buf_mutex);
     n = pib_buf_nidle;
     memcpy(b, pib_buf_idle, n * sizeof(b[0]));
+    memcpy(cap, pib_buf_idle_cap, n * sizeof(cap[0]));
     pib_buf_nidle = 0;
     pib_buf_nlive -= n;
     pthread_mutex_unlock(&pib_buf_mutex);
     for (i = 0; i < n; i++) {
-        free(b[i]);
+        pib_buf_free(b[i], cap[i]);
     }
 }
 
