@@ -107,16 +107,20 @@ static void fmt_temp(const pis_member_info *in, char *buf, size_t n)
 /* A member that comes back after failing (usable again, or its probe
  * answers again): what its failures did to the estimate says nothing about
  * it now, and compounded they would keep it out for minutes.  It starts
- * again from no sample (the median of the others), ramping (slow
- * start).  Returns whether it had failed. */
-static int forget_failures(pib_mstate *st, uint32_t now)
+ * again from no sample (the median of the others); the caller starts its
+ * slow start.  Returns whether it had failed. */
+static int forget_failures(pib_mstate *st)
 {
     if (!swap32(&st->failed, 1, 0)) {
         return 0;
     }
     __atomic_store_n(&st->est_us, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
     return 1;
+}
+
+static void slow_start(pib_mstate *st, uint32_t now)
+{
+    __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
 }
 
 /* Applies the telemetry's state changes to st, logging each once. */
@@ -130,8 +134,11 @@ static void transitions(server_rec *s, const proxy_worker *w,
     if (v->fresh) {
         swap32(&st->stale, 0, 1);
         if (swap32(&st->stale, 2, 1)) {
-            int forgot = forget_failures(st, now);
+            int forgot = forget_failures(st);
 
+            if (forgot) {
+                slow_start(st, now);
+            }
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
                          "pi: %s telemetry back%s", w->s->name_ex,
                          forgot ? ": failures forgotten, slow start" : "");
@@ -154,7 +161,7 @@ static void transitions(server_rec *s, const proxy_worker *w,
                      "pi: %s %s at %s C", w->s->name_ex,
                      v->drained ? "drained" : "re-admitted", temp);
         if (!v->drained) {
-            __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
+            slow_start(st, now);
         }
     }
 }
@@ -216,10 +223,8 @@ static void watch_returns(proxy_balancer *b, pib_mstate *states,
             __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
         }
         else if (swap32(&st->down, 1, 0)) {
-            if (!forget_failures(st, now)) {    /* that starts it too */
-                __atomic_store_n(&st->up_ms, now ? now : 1,
-                                 __ATOMIC_RELEASE);
-            }
+            forget_failures(st);
+            slow_start(st, now);
             ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
                          "pi: %s usable again: slow start", w->s->name_ex);
         }
@@ -250,8 +255,22 @@ typedef struct {
     proxy_worker *w;
     apr_time_t start;
     double decay_s;
-    uint32_t timeout_ms;       /* the member's (timeout_ms()) */
+    const server_rec *s;       /* for the member's timeout */
 } pib_attempt;
+
+/* The timeout mod_proxy gives member w: its timeout=, else ProxyTimeout,
+ * else Timeout; in ms. */
+static uint32_t timeout_ms(const server_rec *s, const proxy_worker *w)
+{
+    const proxy_server_conf *pc = proxy_mod == NULL ? NULL
+        : ap_get_module_config(s->module_config, proxy_mod);
+    apr_interval_time_t to = w->s->timeout_set ? w->s->timeout
+                             : pc != NULL && pc->timeout_set ? pc->timeout
+                             : s->timeout;
+    apr_int64_t ms = apr_time_as_msec(to);
+
+    return ms < 0 ? 0 : ms > 0x7fff0000 ? 0x7fff0000 : (uint32_t)ms;
+}
 
 static void record(pib_attempt *a, int failed)
 {
@@ -269,9 +288,10 @@ static void record(pib_attempt *a, int failed)
     took = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
                       : now < a->start ? 0 : now - a->start);
     before = __atomic_load_n(&st->failed, __ATOMIC_ACQUIRE);
-    /* It waited (nearly) the whole timeout: no answer at all. */
+    /* Right after another failure, this one waited the member's whole
+     * timeout (within 10%): no answer at all.  Only then it compounds. */
     compound = failed && before != 0
-               && took / 1000 + took / 10000 >= a->timeout_ms;
+               && took / 1000 + took / 10000 >= timeout_ms(a->s, a->w);
     old = __atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE);
     do {
         us = failed ? pib_fail_sample(took, old, compound) : took;
@@ -311,20 +331,6 @@ pib_req *pib_req_get(request_rec *r, int create)
         ap_set_module_config(r->request_config, &pibalance_module, q);
     }
     return q;
-}
-
-/* The timeout mod_proxy gives member w: its timeout=, else ProxyTimeout,
- * else Timeout; in ms. */
-static uint32_t timeout_ms(const server_rec *s, const proxy_worker *w)
-{
-    const proxy_server_conf *pc = proxy_mod == NULL ? NULL
-        : ap_get_module_config(s->module_config, proxy_mod);
-    apr_interval_time_t to = w->s->timeout_set ? w->s->timeout
-                             : pc != NULL && pc->timeout_set ? pc->timeout
-                             : s->timeout;
-    apr_int64_t ms = apr_time_as_msec(to);
-
-    return ms < 0 ? 0 : ms > 0x7fff0000 ? 0x7fff0000 : (uint32_t)ms;
 }
 
 /* How long member w has answered nothing since a pick, in ms (0: not
@@ -439,7 +445,7 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     wait_mark(pib_state_get(balancer, a->w), now);
     a->start = apr_time_now();
     a->decay_s = t.decay_s;
-    a->timeout_ms = timeout_ms(r->server, a->w);
+    a->s = r->server;
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
                   "pi: %s chose %s (in flight %lu, estimate %.0f us,"
                   " weight %.3f)", balancer->s->name, a->w->s->name_ex,
