@@ -10,11 +10,15 @@
  * oneshot holds the body (at most PiBalanceDeflateBuffer) plus its
  * compressed bound.  A libdeflate compressor is 200 KiB at level 1 and
  * 650 KiB from level 3 (libdeflate 1.14, x86-64), and allocating one per
- * response would cost more than compressing 50 KB, so idle ones are kept
- * in a pool per process and level: as many exist as responses were ever
- * compressed at the same moment (plus none: idle ones beyond
- * PIB_LD_IDLE_MAX are freed), not one per thread -- a master with 150
- * threads and 4 cores needs a handful, not 150 x 200 KiB.
+ * response would cost more than compressing 50 KB, so they are kept and
+ * reused.  A process has at most `limit` of each level
+ * (PiBalanceDeflateCompressors: the cores, by default), made when first
+ * needed; a response finding them all busy waits for one to be given
+ * back.  Compressing is all CPU, so more compressors than cores would
+ * not compress faster, and a fixed number keeps the memory fixed: a pool
+ * that grew to each new peak of concurrent responses (8 were kept, more
+ * made and freed at peaks) grew a 2 x 64-thread master by ~1.4 MB long
+ * after its first 10,000 requests (bench/RESULTS-faults.md, "Memory").
  *
  * The held body and libdeflate's output are reused from a pool too
  * (pib_buf_take): allocating and freeing ~100 KB a response in whichever
@@ -150,11 +154,18 @@ const pib_codec pib_codec_zlib = {
 #define PIB_BUF_MMAP 1
 #endif
 
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0
+#endif
+
+/* Populated: resident from the start, the same whether the buffer then
+ * holds a 50 KB body or a 9 KB compressed one -- else the pool's pages
+ * became resident one use at a time, long after the pool had filled. */
 static unsigned char *pib_buf_alloc(size_t cap)
 {
 #if PIB_BUF_MMAP
     void *b = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
     return b == MAP_FAILED ? NULL : b;
 #else
@@ -274,29 +285,86 @@ static void pib_buf_drain(void)
 #define PIB_LD_LEVELS 13               /* libdeflate's 0..12 */
 
 static pthread_mutex_t pib_ld_mutex = PTHREAD_MUTEX_INITIALIZER;
-static struct libdeflate_compressor *pib_ld_idle[PIB_LD_LEVELS][PIB_LD_IDLE_MAX];
+static pthread_cond_t pib_ld_freed[PIB_LD_LEVELS];   /* one given back */
+static pthread_once_t pib_ld_once = PTHREAD_ONCE_INIT;
+static struct libdeflate_compressor *pib_ld_idle[PIB_LD_LEVELS][PIB_LD_MAX];
 static unsigned pib_ld_nidle[PIB_LD_LEVELS];
+static unsigned pib_ld_nlevel[PIB_LD_LEVELS];  /* live, of each level */
+static unsigned pib_ld_limit = PIB_LD_DEFAULT;
 static unsigned long pib_ld_nlive;      /* allocated and not freed */
+static unsigned long pib_ld_nwaits;     /* takes that had to wait */
+
+static void pib_ld_init(void)
+{
+    int l;
+
+    for (l = 0; l < PIB_LD_LEVELS; l++) {
+        pthread_cond_init(&pib_ld_freed[l], NULL);
+    }
+}
+
+/* Wakes the threads waiting for a compressor of every level. */
+static void pib_ld_wake_all(void)
+{
+    int l;
+
+    for (l = 0; l < PIB_LD_LEVELS; l++) {
+        pthread_cond_broadcast(&pib_ld_freed[l]);
+    }
+}
+
+void pib_ld_set_limit(unsigned n)
+{
+    pthread_once(&pib_ld_once, pib_ld_init);
+    pthread_mutex_lock(&pib_ld_mutex);
+    pib_ld_limit = n < 1 ? 1 : n > PIB_LD_MAX ? PIB_LD_MAX : n;
+    pthread_mutex_unlock(&pib_ld_mutex);
+    pib_ld_wake_all();
+}
+
+unsigned pib_ld_get_limit(void)
+{
+    unsigned n;
+
+    pthread_mutex_lock(&pib_ld_mutex);
+    n = pib_ld_limit;
+    pthread_mutex_unlock(&pib_ld_mutex);
+    return n;
+}
 
 struct libdeflate_compressor *pib_ld_take(int level)
 {
     struct libdeflate_compressor *c = NULL;
+    int waited = 0;
 
     if (level < 0 || level >= PIB_LD_LEVELS) {
         return NULL;
     }
+    pthread_once(&pib_ld_once, pib_ld_init);
     pthread_mutex_lock(&pib_ld_mutex);
+    while (pib_ld_nidle[level] == 0 && pib_ld_nlevel[level] >= pib_ld_limit) {
+        if (!waited) {
+            waited = 1;
+            pib_ld_nwaits++;
+        }
+        pthread_cond_wait(&pib_ld_freed[level], &pib_ld_mutex);
+    }
     if (pib_ld_nidle[level] > 0) {
         c = pib_ld_idle[level][--pib_ld_nidle[level]];
+        pthread_mutex_unlock(&pib_ld_mutex);
+        return c;
     }
+    pib_ld_nlevel[level]++;             /* this one's place, reserved */
+    pib_ld_nlive++;
     pthread_mutex_unlock(&pib_ld_mutex);
-    if (c == NULL) {                    /* allocate outside the lock */
-        c = libdeflate_alloc_compressor(level);
-        if (c != NULL) {
-            pthread_mutex_lock(&pib_ld_mutex);
-            pib_ld_nlive++;
-            pthread_mutex_unlock(&pib_ld_mutex);
-        }
+
+    c = libdeflate_alloc_compressor(level);     /* outside the lock */
+    if (c == NULL) {
+        pthread_mutex_lock(&pib_ld_mutex);
+        pib_ld_nlevel[level]--;
+        pib_ld_nlive--;
+        pthread_mutex_unlock(&pib_ld_mutex);
+        pthread_cond_signal(&pib_ld_freed[level]);  /* its place is free */
     }
     return c;
 }
@@ -305,19 +373,21 @@ void pib_ld_put(struct libdeflate_compressor *c, int level)
 {
     int keep = 0;
 
-    if (c == NULL) {
+    if (c == NULL || level < 0 || level >= PIB_LD_LEVELS) {
         return;
     }
     pthread_mutex_lock(&pib_ld_mutex);
-    if (level >= 0 && level < PIB_LD_LEVELS
-        && pib_ld_nidle[level] < PIB_LD_IDLE_MAX) {
+    /* beyond the limit when it was lowered while this one was out */
+    if (pib_ld_nlevel[level] <= pib_ld_limit) {
         pib_ld_idle[level][pib_ld_nidle[level]++] = c;
         keep = 1;
     }
     else {
+        pib_ld_nlevel[level]--;
         pib_ld_nlive--;
     }
     pthread_mutex_unlock(&pib_ld_mutex);
+    pthread_cond_signal(&pib_ld_freed[level]);  /* one may take it */
     if (!keep) {
         libdeflate_free_compressor(c);
     }
@@ -325,12 +395,13 @@ void pib_ld_put(struct libdeflate_compressor *c, int level)
 
 void pib_ld_drain(void)
 {
-    struct libdeflate_compressor *c[PIB_LD_LEVELS * PIB_LD_IDLE_MAX];
+    struct libdeflate_compressor *c[PIB_LD_LEVELS * PIB_LD_MAX];
     unsigned n = 0, i;
     int l;
 
     pthread_mutex_lock(&pib_ld_mutex);
     for (l = 0; l < PIB_LD_LEVELS; l++) {
+        pib_ld_nlevel[l] -= pib_ld_nidle[l];
         while (pib_ld_nidle[l] > 0) {
             c[n++] = pib_ld_idle[l][--pib_ld_nidle[l]];
         }
@@ -355,6 +426,16 @@ void pib_ld_counts(unsigned long *live, unsigned long *idle)
     *live = pib_ld_nlive;
     *idle = n;
     pthread_mutex_unlock(&pib_ld_mutex);
+}
+
+unsigned long pib_ld_waits(void)
+{
+    unsigned long n;
+
+    pthread_mutex_lock(&pib_ld_mutex);
+    n = pib_ld_nwaits;
+    pthread_mutex_unlock(&pib_ld_mutex);
+    return n;
 }
 
 static int pib_one_init(pib_cstream *s, const pib_codec_params *p)

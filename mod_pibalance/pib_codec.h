@@ -66,14 +66,22 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
  * outgrows its announced length.  Returns 0 or -1. */
 int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p);
 
-/* The process's pool of libdeflate compressors (see pib_codec.c).  take
- * returns an idle one of that level or a new one (NULL: level outside
- * 0..12 or out of memory); put gives it back, freeing it when
- * PIB_LD_IDLE_MAX of that level are idle already.  Thread-safe. */
-#define PIB_LD_IDLE_MAX 8
+/* The process's libdeflate compressors (see pib_codec.c): at most
+ * `limit` of each level exist (pib_ld_set_limit, 1..PIB_LD_MAX, default
+ * PIB_LD_DEFAULT), made when first needed and kept.  take returns an
+ * idle one of that level, else a new one while fewer than the limit
+ * exist, else waits until one is given back (NULL: level outside 0..12
+ * or out of memory); put gives it back.  Thread-safe; never hold one
+ * across anything that blocks. */
+#define PIB_LD_MAX 64
+#define PIB_LD_DEFAULT 4
 struct libdeflate_compressor;
+void pib_ld_set_limit(unsigned n);
+unsigned pib_ld_get_limit(void);
 struct libdeflate_compressor *pib_ld_take(int level);
 void pib_ld_put(struct libdeflate_compressor *c, int level);
+/* How many takes have had to wait for a compressor (since start). */
+unsigned long pib_ld_waits(void);
 /* The process's pool of oneshot buffers (held bodies and libdeflate's
  * output).  take returns an idle buffer of at least `need` bytes, else a
  * new one of `need` rounded up to PIB_BUF_GRAIN (NULL: out of memory),
@@ -90,7 +98,8 @@ void pib_buf_counts(unsigned long *live, unsigned long *idle);
 
 /* Frees the idle compressors and buffers (at child exit: the pools live
  * in the module's static memory, gone once httpd unloads it).
- * Thread-safe; one in use is kept (put) when given back. */
+ * Thread-safe; one in use is kept (put) when given back, as a new one
+ * may be made in place of each freed. */
 void pib_ld_drain(void);
 /* Compressors allocated and not freed, and how many of them are idle. */
 void pib_ld_counts(unsigned long *live, unsigned long *idle);

@@ -28,7 +28,10 @@
 #include "http_protocol.h"
 #include "http_request.h"
 #include "util_filter.h"
+#include "ap_mpm.h"
 #include "apr_strings.h"
+
+#include <unistd.h>
 
 #include "pib_log.h"
 #include "pib_public.h"
@@ -473,15 +476,42 @@ static void pib_deflate_insert(request_rec *r)
  * lost once httpd -X had unloaded the module holding the pool). */
 static apr_status_t pib_ld_drain_cleanup(void *data)
 {
-    (void)data;
+    server_rec *s = data;
+    unsigned long waits = pib_ld_waits();
+
+    if (waits > 0) {
+        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PIBLOGNO(10103)
+                     "PiBalanceDeflate: a response waited for a compressor "
+                     "%lu times in this child (PiBalanceDeflateCompressors "
+                     "%u)", waits, pib_ld_get_limit());
+    }
     pib_ld_drain();
     return APR_SUCCESS;
 }
 
+/* PiBalanceDeflateCompressors, else the cores (compressing is all CPU),
+ * at most ThreadsPerChild: a prefork child needs one. */
+static unsigned pib_ld_limit_of(void)
+{
+    int n = pib_compressors_get(), threads = 0;
+    long cpus;
+
+    if (n != PIB_UNSET) {
+        return (unsigned)n;
+    }
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    n = cpus < 1 ? 1 : cpus > PIB_LD_MAX ? PIB_LD_MAX : (int)cpus;
+    if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) == APR_SUCCESS
+        && threads > 0 && n > threads) {
+        n = threads;
+    }
+    return (unsigned)n;
+}
+
 static void pib_deflate_child_init(apr_pool_t *pchild, server_rec *s)
 {
-    (void)s;
-    apr_pool_cleanup_register(pchild, NULL, pib_ld_drain_cleanup,
+    pib_ld_set_limit(pib_ld_limit_of());
+    apr_pool_cleanup_register(pchild, s, pib_ld_drain_cleanup,
                               apr_pool_cleanup_null);
 }
 

@@ -13,11 +13,13 @@
 #include "pib_deflate_conf.h"
 #include "pib_lbconf.h"
 #include "pib_decide.h"
+#include "pib_codec.h"
 
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
 
 static pib_adapt_conf pib_adapt_global;
 static int pib_adapt_global_set;
+static long pib_compressors = PIB_UNSET;   /* PiBalanceDeflateCompressors */
 
 void *pib_deflate_create_dir(apr_pool_t *p, char *dir)
 {
@@ -90,6 +92,12 @@ const pib_deflate_conf *pib_deflate_conf_get(request_rec *r)
 void pib_adapt_conf_reset(void)
 {
     pib_adapt_global_set = 0;
+    pib_compressors = PIB_UNSET;
+}
+
+int pib_compressors_get(void)
+{
+    return (int)pib_compressors;
 }
 
 const pib_adapt_conf *pib_adapt_conf_get(void)
@@ -225,6 +233,18 @@ static const char *pib_set_adaptive(cmd_parms *cmd, void *dc, int argc,
     return NULL;
 }
 
+static const char *pib_set_compressors(cmd_parms *cmd, void *dc,
+                                       const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
+
+    (void)dc;
+    if (err != NULL) {
+        return err;
+    }
+    return pib_set_range(cmd, arg, 1, PIB_LD_MAX, &pib_compressors);
+}
+
 #define PIB_DIR_CTX (RSRC_CONF | ACCESS_CONF)
 
 const command_rec pib_deflate_cmds[] = {
@@ -253,6 +273,10 @@ const command_rec pib_deflate_cmds[] = {
                       RSRC_CONF, "On|Off [cpu=PCT] [temp=C] [stat=PATH] "
                       "[thermal=GLOB]: back off when the master is busy "
                       "or hot (default Off)"),
+    AP_INIT_TAKE1("PiBalanceDeflateCompressors", pib_set_compressors, NULL,
+                  RSRC_CONF, "libdeflate compressors a child keeps for "
+                  "each level, 1..64 (default: the cores, at most "
+                  "ThreadsPerChild)"),
     PIB_LB_CMDS
     { NULL }
 };

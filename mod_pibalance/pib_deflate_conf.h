@@ -37,11 +37,15 @@ const pib_deflate_conf *pib_deflate_conf_get(request_rec *r);
 /* PiBalanceDeflateAdaptive: one per server (global). */
 const pib_adapt_conf *pib_adapt_conf_get(void);
 
-/* Forgets PiBalanceDeflateAdaptive before a configuration is read. */
+/* PiBalanceDeflateCompressors (global), PIB_UNSET when not given. */
+int pib_compressors_get(void);
+
+/* Forgets PiBalanceDeflateAdaptive and PiBalanceDeflateCompressors
+ * before a configuration is read. */
 void pib_adapt_conf_reset(void);
 
 /* Directive table entries, for the module's command list. */
-#define PIB_DEFLATE_CMDS_COUNT 8
+#define PIB_DEFLATE_CMDS_COUNT 9
 extern const command_rec pib_deflate_cmds[];
 
 #endif /* PIB_DEFLATE_CONF_H */

@@ -42,6 +42,15 @@ my @bad = (
      qr/PiBalanceDeflateAdaptive: 'temp=500': temp= .*\[30, 120\]/],
     ['PiBalanceDeflateAdaptive On stat=proc',
      qr/PiBalanceDeflateAdaptive: 'stat=proc': options are/],
+    ['PiBalanceDeflateCompressors 0',
+     qr/PiBalanceDeflateCompressors: '0' must be a whole number in \[1, 64\]/],
+    ['PiBalanceDeflateCompressors 65',
+     qr/PiBalanceDeflateCompressors: '65' .*\[1, 64\]/],
+    ['PiBalanceDeflateCompressors cores',
+     qr/PiBalanceDeflateCompressors: 'cores' .*\[1, 64\]/],
+    ["<VirtualHost 127.0.0.1:65001>\nPiBalanceDeflateCompressors 2\n"
+     . "</VirtualHost>",
+     qr/PiBalanceDeflateCompressors cannot occur within <VirtualHost> section/],
     ["<VirtualHost 127.0.0.1:65001>\nPiBalanceDeflateAdaptive On\n"
      . "</VirtualHost>",
      qr/PiBalanceDeflateAdaptive cannot occur within <VirtualHost> section/],
@@ -63,6 +72,7 @@ PiBalanceDeflateBuffer 0
 PiBalanceDeflateMinLength 0
 PiBalanceDeflateTypes text/html application/vnd.api+json
 PiBalanceDeflateAdaptive On cpu=80 temp=70 stat=/proc/stat thermal=/sys/x*
+PiBalanceDeflateCompressors 64
 <Location /x>
     PiBalanceDeflate Off
     PiBalanceDeflateLevel 1

@@ -3,6 +3,7 @@
  * decodable; a stream never finished is never a complete gzip stream. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <libdeflate.h>
 
@@ -172,14 +173,40 @@ static void bad_params(void)
     s.codec->end(&s);
 }
 
-/* The compressor pool: an idle one is reused, levels are kept apart,
- * idle ones beyond PIB_LD_IDLE_MAX are freed, and a bad level gives
- * NULL.  Counts are relative: other tests above used the pool too. */
+/* A thread that takes a level-7 compressor (it must wait: all are out)
+ * and tells when it has one. */
+typedef struct {
+    struct libdeflate_compressor *got;
+    volatile int done;
+} taker;
+
+static void *take7(void *arg)
+{
+    taker *t = arg;
+
+    t->got = pib_ld_take(7);
+    __atomic_store_n(&t->done, 1, __ATOMIC_SEQ_CST);
+    return NULL;
+}
+
+/* The compressors: an idle one is reused, levels are kept apart, no more
+ * than the limit of a level exist -- a take beyond it waits until one is
+ * given back and gets that one --, a bad level gives NULL, drain frees
+ * the idle ones.  Counts are relative: other tests above used the
+ * compressors too. */
 static void pool(void)
 {
-    struct libdeflate_compressor *c[PIB_LD_IDLE_MAX + 3], *a, *b;
-    unsigned long live0, idle0, live, idle;
+    struct libdeflate_compressor *c[3], *a, *b;
+    unsigned long live0, idle0, live, idle, waits0;
+    pthread_t th;
+    taker tk = { NULL, 0 };
     int i;
+
+    pib_ld_set_limit(0);
+    CHECK_INT((long)pib_ld_get_limit(), 1);      /* clamped */
+    pib_ld_set_limit(PIB_LD_MAX + 1);
+    CHECK_INT((long)pib_ld_get_limit(), PIB_LD_MAX);
+    pib_ld_set_limit(3);
 
     pib_ld_counts(&live0, &idle0);
     a = pib_ld_take(4);
@@ -191,20 +218,50 @@ static void pool(void)
     CHECK(pib_ld_take(13) == NULL);
     CHECK(pib_ld_take(-1) == NULL);
     pib_ld_put(NULL, 4);                 /* harmless */
+    pib_ld_put(a, 13);                   /* a bad level: ignored */
+    pib_ld_counts(&live, &idle);
+    CHECK_INT((long)(live - live0), 1);
+    CHECK_INT((long)(idle - idle0), 1);
 
-    for (i = 0; i < PIB_LD_IDLE_MAX + 3; i++) {
+    /* level 7: three out, a fourth take waits until one comes back */
+    for (i = 0; i < 3; i++) {
         c[i] = pib_ld_take(7);
         CHECK(c[i] != NULL);
     }
+    a = pib_ld_take(4);                  /* another level: not held up */
+    CHECK(a != NULL);
+    pib_ld_put(a, 4);
+    waits0 = pib_ld_waits();
+    CHECK_INT(pthread_create(&th, NULL, take7, &tk), 0);
+    for (i = 0; i < 2000 && pib_ld_waits() == waits0; i++) {
+        usleep(1000);                    /* until it waits (2 s at most) */
+    }
+    CHECK_INT((long)(pib_ld_waits() - waits0), 1);
+    usleep(20000);
+    CHECK_INT(__atomic_load_n(&tk.done, __ATOMIC_SEQ_CST), 0);
+    pib_ld_put(c[1], 7);
+    pthread_join(th, NULL);
+    CHECK(tk.got == c[1]);               /* the one given back */
     pib_ld_counts(&live, &idle);
-    CHECK(live >= (unsigned long)PIB_LD_IDLE_MAX + 3);
-    for (i = 0; i < PIB_LD_IDLE_MAX + 3; i++) {
+    CHECK_INT((long)(live - live0), 1 + 3);
+    pib_ld_put(tk.got, 7);
+    pib_ld_put(c[0], 7);
+    pib_ld_put(c[2], 7);
+    pib_ld_counts(&live, &idle);
+    CHECK_INT((long)(idle - idle0), 1 + 3);      /* all kept */
+
+    /* a limit lowered while some are out: those given back beyond it are
+     * freed */
+    for (i = 0; i < 3; i++) {
+        c[i] = pib_ld_take(7);
+    }
+    pib_ld_set_limit(1);
+    for (i = 0; i < 3; i++) {
         pib_ld_put(c[i], 7);
     }
     pib_ld_counts(&live, &idle);
-    /* level 7 keeps PIB_LD_IDLE_MAX idle and freed the 3 others */
-    CHECK_INT((long)(live - live0), (long)PIB_LD_IDLE_MAX + 1);
-    CHECK_INT((long)(idle - idle0), (long)PIB_LD_IDLE_MAX + 1);
+    CHECK_INT((long)(live - live0), 1 + 1);
+    pib_ld_set_limit(3);
 
     /* drain frees every idle one; one in use stays counted and is kept
      * when given back */
@@ -221,6 +278,7 @@ static void pool(void)
     CHECK_INT((long)idle, 1);
     CHECK(pib_ld_take(4) == a);
     pib_ld_put(a, 4);
+    pib_ld_set_limit(PIB_LD_DEFAULT);
 }
 
 /* The buffer pool: the smallest idle buffer that fits is reused, sizes
@@ -327,6 +385,8 @@ static void pool_threads(void)
     unsigned long live0, idle0, live, idle;
     int i;
 
+    pib_ld_drain();
+    pib_ld_set_limit(2);                 /* fewer than the threads */
     pib_ld_counts(&live0, &idle0);
     for (i = 0; i < POOL_THREADS; i++) {
         CHECK_INT(pthread_create(&t[i], NULL, pool_worker, &bad[i]), 0);
@@ -336,8 +396,9 @@ static void pool_threads(void)
         CHECK_INT(bad[i], 0);
     }
     pib_ld_counts(&live, &idle);
-    CHECK(live - live0 <= POOL_THREADS);  /* at most one per thread */
+    CHECK(live - live0 <= 2);            /* never more than the limit */
     CHECK_INT((long)(live - idle), (long)(live0 - idle0)); /* all back */
+    pib_ld_set_limit(PIB_LD_DEFAULT);
 }
 
 void test_codec(void)
