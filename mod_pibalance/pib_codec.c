@@ -8,17 +8,17 @@
  * Memory: zlib's deflate state is (1 << (window_bits + 2)) +
  * (1 << (mem_level + 9)) bytes (256 KiB at 15/8) plus PIB_CODEC_OUTBUF;
  * oneshot holds the body (at most PiBalanceDeflateBuffer) plus its
- * compressed bound.  A libdeflate compressor is 200 KiB at level 1 and
- * 650 KiB from level 3 (libdeflate 1.14, x86-64), and allocating one per
- * response would cost more than compressing 50 KB, so they are kept and
- * reused.  A process has at most `limit` of each level
+ * compressed bound.  A libdeflate compressor is ~270 KiB at level 1 once
+ * it has compressed a 50 KB page, 1.6 MiB at level 9 (libdeflate 1.14,
+ * x86-64), and allocating one per response would cost more than
+ * compressing 50 KB, so they are kept and reused.  A process has at most `limit` of each level
  * (PiBalanceDeflateCompressors: the cores, by default), made when first
  * needed; a response finding them all busy waits for one to be given
  * back.  Compressing is all CPU, so more compressors than cores would
  * not compress faster, and a fixed number keeps the memory fixed: a pool
  * that grew to each new peak of concurrent responses (8 were kept, more
- * made and freed at peaks) grew a 2 x 64-thread master by ~1.4 MB long
- * after its first 10,000 requests (bench/RESULTS-faults.md, "Memory").
+ * made and freed at peaks) went from 3-5 to 7-8 a child long after the
+ * first 10,000 requests (bench/RESULTS-faults.md, "Memory").
  *
  * The held body and libdeflate's output are reused from a pool too
  * (pib_buf_take): allocating and freeing ~100 KB a response in whichever
@@ -291,7 +291,6 @@ static struct libdeflate_compressor *pib_ld_idle[PIB_LD_LEVELS][PIB_LD_MAX];
 static unsigned pib_ld_nidle[PIB_LD_LEVELS];
 static unsigned pib_ld_nlevel[PIB_LD_LEVELS];  /* live, of each level */
 static unsigned pib_ld_limit = PIB_LD_DEFAULT;
-static unsigned long pib_ld_nlive;      /* allocated and not freed */
 static unsigned long pib_ld_nwaits;     /* takes that had to wait */
 
 static void pib_ld_init(void)
@@ -303,23 +302,17 @@ static void pib_ld_init(void)
     }
 }
 
-/* Wakes the threads waiting for a compressor of every level. */
-static void pib_ld_wake_all(void)
+void pib_ld_set_limit(unsigned n)
 {
     int l;
 
-    for (l = 0; l < PIB_LD_LEVELS; l++) {
-        pthread_cond_broadcast(&pib_ld_freed[l]);
-    }
-}
-
-void pib_ld_set_limit(unsigned n)
-{
     pthread_once(&pib_ld_once, pib_ld_init);
     pthread_mutex_lock(&pib_ld_mutex);
     pib_ld_limit = n < 1 ? 1 : n > PIB_LD_MAX ? PIB_LD_MAX : n;
     pthread_mutex_unlock(&pib_ld_mutex);
-    pib_ld_wake_all();
+    for (l = 0; l < PIB_LD_LEVELS; l++) {       /* a raised limit: go on */
+        pthread_cond_broadcast(&pib_ld_freed[l]);
+    }
 }
 
 unsigned pib_ld_get_limit(void)
@@ -355,14 +348,12 @@ struct libdeflate_compressor *pib_ld_take(int level)
         return c;
     }
     pib_ld_nlevel[level]++;             /* this one's place, reserved */
-    pib_ld_nlive++;
     pthread_mutex_unlock(&pib_ld_mutex);
 
     c = libdeflate_alloc_compressor(level);     /* outside the lock */
     if (c == NULL) {
         pthread_mutex_lock(&pib_ld_mutex);
         pib_ld_nlevel[level]--;
-        pib_ld_nlive--;
         pthread_mutex_unlock(&pib_ld_mutex);
         pthread_cond_signal(&pib_ld_freed[level]);  /* its place is free */
     }
@@ -384,7 +375,6 @@ void pib_ld_put(struct libdeflate_compressor *c, int level)
     }
     else {
         pib_ld_nlevel[level]--;
-        pib_ld_nlive--;
     }
     pthread_mutex_unlock(&pib_ld_mutex);
     pthread_cond_signal(&pib_ld_freed[level]);  /* one may take it */
@@ -406,7 +396,6 @@ void pib_ld_drain(void)
             c[n++] = pib_ld_idle[l][--pib_ld_nidle[l]];
         }
     }
-    pib_ld_nlive -= n;
     pthread_mutex_unlock(&pib_ld_mutex);
     for (i = 0; i < n; i++) {
         libdeflate_free_compressor(c[i]);
@@ -416,14 +405,15 @@ void pib_ld_drain(void)
 
 void pib_ld_counts(unsigned long *live, unsigned long *idle)
 {
-    unsigned long n = 0;
+    unsigned long n = 0, live_n = 0;
     int l;
 
     pthread_mutex_lock(&pib_ld_mutex);
     for (l = 0; l < PIB_LD_LEVELS; l++) {
         n += pib_ld_nidle[l];
+        live_n += pib_ld_nlevel[l];
     }
-    *live = pib_ld_nlive;
+    *live = live_n;
     *idle = n;
     pthread_mutex_unlock(&pib_ld_mutex);
 }
