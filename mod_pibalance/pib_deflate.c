@@ -11,8 +11,12 @@
  * loop hands data, FLUSH, EOS and other metadata to one helper each.
  * Bodies of known length up to PiBalanceDeflateBuffer are buffered and
  * compressed in one pass by libdeflate (Content-Length is then set);
- * anything else streams through zlib (chunked).  A FLUSH turns a buffered
- * body into a zlib stream and is passed on at once after a sync flush.
+ * anything else streams through zlib (chunked).  mod_proxy_http passes a
+ * FLUSH whenever a read from the node would block -- on a real network,
+ * between any two packets -- so a FLUSH reaching a held body is dropped
+ * until the body has been held PIB_HOLD_FLUSH; a later one turns it into
+ * a zlib stream, sync-flushed and passed on at once, as is any FLUSH of
+ * a streamed body.
  *
  * A body that ends early (error bucket from mod_proxy, or fewer bytes
  * than announced) is sync-flushed but never finished: the client gets
@@ -46,6 +50,9 @@
 APLOG_USE_MODULE(pibalance);
 
 #define PIB_PASS_AT (64 * 1024)
+/* How long a FLUSH leaves a held body alone: a node still sending it
+ * after this is trickling it, and the client sees what came so far. */
+#define PIB_HOLD_FLUSH apr_time_from_msec(200)
 
 typedef enum {
     PIB_FS_UNDECIDED,
@@ -61,6 +68,7 @@ typedef struct {
     pib_cstream *cs;
     pib_codec_params params;
     apr_off_t expect;           /* announced length, -1 unknown */
+    apr_time_t started;         /* when compressing began */
     int broken;                 /* the body ended early */
 } pib_fctx;
 
@@ -208,6 +216,7 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
     ctx->params.window_bits = conf->window_bits;
     ctx->params.mem_level = conf->mem_level;
     ctx->params.expect = 0;
+    ctx->started = apr_time_now();
     if (ctx->expect >= 0 && ctx->expect <= (apr_off_t)conf->buffer) {
         codec = &pib_codec_oneshot;
         ctx->params.expect = (size_t)ctx->expect;
@@ -323,6 +332,11 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
 static apr_status_t pib_on_flush(ap_filter_t *f, pib_fctx *ctx,
                                  apr_bucket *e)
 {
+    if (ctx->cs->codec == &pib_codec_oneshot
+        && apr_time_now() - ctx->started < PIB_HOLD_FLUSH) {
+        apr_bucket_delete(e);   /* the node paused: keep holding */
+        return APR_SUCCESS;
+    }
     if (pib_sync(ctx) != 0) {
         return pib_codec_failed(f, "flushing");
     }

@@ -7,8 +7,9 @@ use Apache2::RequestRec ();
 use Apache2::RequestIO ();
 use Apache2::Connection ();
 use Apache2::Response ();
-use Apache2::Const -compile => qw(OK CONN_CLOSE);
+use Apache2::Const -compile => qw(OK NOT_FOUND CONN_CLOSE);
 use Time::HiRes ();
+use PiPaced qw(paced_body);
 
 # Server-sent events: one event every 200 ms, each flushed at once.
 sub sse {
@@ -43,6 +44,24 @@ sub chunked {
     my $body = substr($line x (int($n / length $line) + 1), 0, $n);
     for (my $off = 0; $off < $n; $off += 7000) {
         $r->print(substr($body, $off, 7000));
+        $r->rflush;
+    }
+    return Apache2::Const::OK;
+}
+
+# A body of known length sent in pieces with pauses, as a node on a real
+# network looks to mod_proxy: /paced/<bytes>/<pieces>/<pause ms>.
+sub paced {
+    my $r = shift;
+    my ($n, $parts, $ms) = $r->uri =~ m{/paced/(\d+)/(\d+)/(\d+)}
+        or return Apache2::Const::NOT_FOUND;
+    my $body = paced_body($n);
+    my $step = int(($n + $parts - 1) / $parts);
+    $r->content_type('text/html');
+    $r->set_content_length($n);
+    for (my $off = 0; $off < $n; $off += $step) {
+        Time::HiRes::sleep($ms / 1000) if $off > 0;
+        $r->print(substr($body, $off, $step));
         $r->rflush;
     }
     return Apache2::Const::OK;

@@ -17,7 +17,7 @@ my $clients = 8;
 my $rounds = 6;
 my $files = 6;
 
-plan tests => 3 + $clients, need_module 'proxy', 'proxy_http',
+plan tests => 4 + $clients, need_module 'proxy', 'proxy_http',
     'proxy_balancer', 'pibalance';
 
 # Six different bodies of 200-700 KB (under PiBalanceDeflateBuffer: one
@@ -39,15 +39,18 @@ for my $f (0 .. $files - 1) {
     $want{$f} = md5_hex($body);
 }
 
-# One request, checked: "ok", or what was wrong.
+# One request, checked: "ok", or what was wrong; $one_pass counts the
+# responses compressed in one pass (libdeflate, Content-Length).  A body
+# still arriving 200 ms after its head is streamed through zlib instead
+# (t/offload/paced.t), which a loaded machine may make happen.
+my $one_pass = 0;
 sub fetch_one {
     my ($f) = @_;
     my $res = master_get("/min0/comp/c$f.html", 'Accept-Encoding' => 'gzip');
     return "c$f: status " . $res->code if $res->code != 200;
     return "c$f: not gzip"
         if ($res->header('Content-Encoding') // '') ne 'gzip';
-    return "c$f: no Content-Length (not one pass)"
-        unless defined $res->header('Content-Length');
+    $one_pass++ if defined $res->header('Content-Length');
     my ($complete, $body) = gunzip_all($res->content);
     return "c$f: not a complete gzip stream" unless $complete;
     return "c$f: gunzips to other bytes" if md5_hex($body) ne $want{$f};
@@ -58,7 +61,8 @@ sub fetch_one {
 ok t_cmp(fetch_one(0), 'ok', 'one request alone');
 
 # The clients, each in a process of its own, all at once; each reports
-# "ok" or its first failure through a pipe.  Bounded: 60 s a client.
+# "ok" or its first failure, and how many of its responses were one
+# pass, through a pipe.  Bounded: 60 s a client.
 my @kids;
 for my $c (0 .. $clients - 1) {
     pipe(my $r, my $w) or die "pipe: $!";
@@ -66,6 +70,7 @@ for my $c (0 .. $clients - 1) {
     if ($pid == 0) {
         close $r;
         alarm 60;
+        $one_pass = 0;
         my $verdict = 'ok';
         for my $i (0 .. $rounds - 1) {
             my $v = fetch_one(($c + $i) % $files);
@@ -74,7 +79,7 @@ for my $c (0 .. $clients - 1) {
                 last;
             }
         }
-        print $w "$verdict\n";
+        print $w "$one_pass $verdict\n";
         close $w;
         require POSIX;
         POSIX::_exit(0);
@@ -82,13 +87,20 @@ for my $c (0 .. $clients - 1) {
     close $w;
     push @kids, [$pid, $r];
 }
+my $kids_one_pass = 0;
 for my $c (0 .. $#kids) {
     my ($pid, $r) = @{ $kids[$c] };
-    my $verdict = <$r> // 'no answer (killed after 60 s?)';
-    chomp $verdict;
+    my $line = <$r> // '0 no answer (killed after 60 s?)';
+    chomp $line;
+    my ($n, $verdict) = split / /, $line, 2;
+    $kids_one_pass += $n;
     waitpid $pid, 0;
     ok t_cmp($verdict, 'ok', "client $c: $rounds bodies, each whole");
 }
+# Most in one pass: the compressor itself was shared, not sidestepped.
+my $all = $clients * $rounds;
+ok t_cmp($kids_one_pass * 2 >= $all ? 1 : 0, 1,
+         "$kids_one_pass of $all compressed in one pass (at least half)");
 
 # After them, the master still answers, and with its one compressor.
 ok t_cmp(fetch_one(1), 'ok', 'a request after them');

@@ -1,0 +1,58 @@
+# A node that pauses inside a body of known length, as every node on a
+# real network does between packets: mod_proxy_http passes a FLUSH at each
+# pause.  Short pauses leave the body held and compressed in one pass
+# (libdeflate, Content-Length); a node still sending it 200 ms after its
+# head is trickling it, and the client gets what came so far, streamed.
+use strict;
+use warnings FATAL => 'all';
+
+use Apache::Test;
+use Apache::TestUtil;
+use lib 't/lib';
+use PiOffloadTest qw(gunzip_all raw_get dechunk split_head decoded_by_time);
+use PiPaced qw(paced_body);
+
+plan tests => 10, need_module 'proxy', 'proxy_http', 'proxy_balancer',
+    'perl', 'pibalance';
+
+my $n = 160_000;
+my $want = paced_body($n);
+my $log = Apache::Test::config()->{vars}{serverroot} . '/logs/offload_log';
+
+# The codec the access log names for $path (its last request).
+sub codec_of {
+    my ($path) = @_;
+    sleep 1;    # the log line is written after the response
+    open my $fh, '<', $log or die "$log: $!";
+    my ($l) = reverse grep { index($_, "$path ") == 0 } <$fh>;
+    return ($l // '') =~ /codec=(\S+)/ ? $1 : 'none';
+}
+
+# ---- 4 pieces, 20 ms apart: one pass ---------------------------------------
+my @reads = raw_get("/paced/$n/4/20", 10);
+my ($head, $body) = split_head(@reads);
+ok t_cmp($head, qr/Content-Encoding: gzip/i, 'paused node: gzip');
+ok t_cmp($head, qr/Content-Length: \d+/i,
+         'paused node: Content-Length (one pass)');
+my ($complete, $text) = gunzip_all($body // '');
+ok t_cmp($complete && $text eq $want ? 1 : 0, 1,
+         "paused node: gunzips to the node's $n bytes");
+ok t_cmp(codec_of("/paced/$n/4/20"), 'oneshot', 'paused node: libdeflate');
+
+# ---- 4 pieces, 500 ms apart: streamed once held 200 ms ---------------------
+@reads = raw_get("/paced/$n/4/500", 10);
+($head, $body) = split_head(@reads);
+ok t_cmp($head, qr/Content-Encoding: gzip/i, 'trickling node: gzip');
+ok t_cmp($head, qr/Transfer-Encoding: chunked/i, 'trickling node: chunked');
+my @decoded = decoded_by_time(@reads);
+my $last = @decoded ? $decoded[-1][0] : 0;
+my ($early) = reverse grep { $_->[0] < $last - 0.4 } @decoded;
+my $early_bytes = $early ? length $early->[1] : 0;
+ok t_cmp($early_bytes >= 40_000 ? 1 : 0, 1,
+         "trickling node: $early_bytes bytes decodable 0.4 s before the end");
+ok t_cmp(substr($want, 0, $early_bytes) eq ($early ? $early->[1] : '') ? 1 : 0,
+         1, 'trickling node: they are the start of the body');
+($complete, $text) = gunzip_all(dechunk($body // ''));
+ok t_cmp($complete && $text eq $want ? 1 : 0, 1,
+         "trickling node: gunzips to the node's $n bytes");
+ok t_cmp(codec_of("/paced/$n/4/500"), 'zlib', 'trickling node: zlib');
