@@ -13,10 +13,10 @@
  * compressed in one pass by libdeflate (Content-Length is then set);
  * anything else streams through zlib (chunked).  mod_proxy_http passes a
  * FLUSH whenever a read from the node would block -- on a real network,
- * between any two packets -- so a FLUSH reaching a held body is dropped
- * until the body has been held PIB_HOLD_FLUSH; a later one turns it into
- * a zlib stream, sync-flushed and passed on at once, as is any FLUSH of
- * a streamed body.
+ * between any two packets -- so a FLUSH reaching a held body is dropped,
+ * and only the data ending a pause of PIB_PAUSE_STREAM or more turns the
+ * body into a zlib stream, sync-flushed and passed on at once.  A FLUSH
+ * of a streamed body is honoured at once.
  *
  * A body that ends early (error bucket from mod_proxy, or fewer bytes
  * than announced) is sync-flushed but never finished: the client gets
@@ -50,9 +50,10 @@
 APLOG_USE_MODULE(pibalance);
 
 #define PIB_PASS_AT (64 * 1024)
-/* How long a FLUSH leaves a held body alone: a node still sending it
- * after this is trickling it, and the client sees what came so far. */
-#define PIB_HOLD_FLUSH apr_time_from_msec(200)
+/* A node that pauses this long inside a held body is trickling it: the
+ * client is shown what came so far.  Above Linux's least TCP
+ * retransmission timeout (200 ms), so one lost packet does not count. */
+#define PIB_PAUSE_STREAM apr_time_from_msec(250)
 
 typedef enum {
     PIB_FS_UNDECIDED,
@@ -68,7 +69,7 @@ typedef struct {
     pib_cstream *cs;
     pib_codec_params params;
     apr_off_t expect;           /* announced length, -1 unknown */
-    apr_time_t started;         /* when compressing began */
+    apr_time_t paused_at;       /* a held body's pause began, or 0 */
     int broken;                 /* the body ended early */
 } pib_fctx;
 
@@ -216,7 +217,6 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
     ctx->params.window_bits = conf->window_bits;
     ctx->params.mem_level = conf->mem_level;
     ctx->params.expect = 0;
-    ctx->started = apr_time_now();
     if (ctx->expect >= 0 && ctx->expect <= (apr_off_t)conf->buffer) {
         codec = &pib_codec_oneshot;
         ctx->params.expect = (size_t)ctx->expect;
@@ -313,9 +313,17 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
     const char *data;
     apr_size_t len;
     apr_status_t rv = apr_bucket_read(e, &data, &len, APR_BLOCK_READ);
+    int trickled = 0;
 
     if (rv != APR_SUCCESS) {
         return rv;
+    }
+    if (len > 0 && ctx->paused_at != 0) {
+        /* the end of a pause in a held body: a long one, with more to
+         * come, shows the client what came so far */
+        trickled = apr_time_now() - ctx->paused_at >= PIB_PAUSE_STREAM
+                   && cs->in_bytes + len < (apr_uint64_t)ctx->expect;
+        ctx->paused_at = 0;
     }
     if (len > 0 && cs->codec->add(cs, (const unsigned char *)data, len)) {
         /* one-shot refuses more than announced: stream instead */
@@ -325,6 +333,12 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
         }
     }
     apr_bucket_delete(e);
+    if (trickled) {
+        if (pib_sync(ctx) != 0) {
+            return pib_codec_failed(f, "flushing");
+        }
+        return pib_pass_out(f, ctx);
+    }
     return ctx->out_pending >= PIB_PASS_AT ? pib_pass_out(f, ctx)
                                            : APR_SUCCESS;
 }
@@ -332,9 +346,9 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
 static apr_status_t pib_on_flush(ap_filter_t *f, pib_fctx *ctx,
                                  apr_bucket *e)
 {
-    if (ctx->cs->codec == &pib_codec_oneshot
-        && apr_time_now() - ctx->started < PIB_HOLD_FLUSH) {
-        apr_bucket_delete(e);   /* the node paused: keep holding */
+    if (ctx->cs->codec == &pib_codec_oneshot) {
+        ctx->paused_at = apr_time_now();    /* see pib_on_data */
+        apr_bucket_delete(e);
         return APR_SUCCESS;
     }
     if (pib_sync(ctx) != 0) {

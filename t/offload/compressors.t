@@ -40,8 +40,8 @@ for my $f (0 .. $files - 1) {
 }
 
 # One request, checked: "ok", or what was wrong; $one_pass counts the
-# responses compressed in one pass (libdeflate, Content-Length).  A body
-# still arriving 200 ms after its head is streamed through zlib instead
+# responses compressed in one pass (libdeflate, Content-Length).  A node
+# pausing 250 ms inside a body has it streamed through zlib instead
 # (t/offload/paced.t), which a loaded machine may make happen.
 my $one_pass = 0;
 sub fetch_one {

@@ -1,8 +1,8 @@
 # A node that pauses inside a body of known length, as every node on a
 # real network does between packets: mod_proxy_http passes a FLUSH at each
 # pause.  Short pauses leave the body held and compressed in one pass
-# (libdeflate, Content-Length); a node still sending it 200 ms after its
-# head is trickling it, and the client gets what came so far, streamed.
+# (libdeflate, Content-Length); a node pausing 250 ms or more is trickling
+# it, and the client gets what came so far, streamed.
 use strict;
 use warnings FATAL => 'all';
 
@@ -39,7 +39,7 @@ ok t_cmp($complete && $text eq $want ? 1 : 0, 1,
          "paused node: gunzips to the node's $n bytes");
 ok t_cmp(codec_of("/paced/$n/4/20"), 'oneshot', 'paused node: libdeflate');
 
-# ---- 4 pieces, 500 ms apart: streamed once held 200 ms ---------------------
+# ---- 4 pieces, 500 ms apart: streamed after the first pause ---------------
 @reads = raw_get("/paced/$n/4/500", 10);
 ($head, $body) = split_head(@reads);
 ok t_cmp($head, qr/Content-Encoding: gzip/i, 'trickling node: gzip');
