@@ -153,6 +153,13 @@ pib_verdict pib_should_compress(const pib_resp *resp, const pib_policy *pol)
     return PIB_DEC_COMPRESS;
 }
 
+int pib_pause_streams(long long pause_us, unsigned long long held,
+                      size_t len, long long expect)
+{
+    return pause_us >= PIB_PAUSE_STREAM_US && expect >= 0
+           && held + len < (unsigned long long)expect;
+}
+
 const char *pib_verdict_name(pib_verdict v)
 {
     static const char *const names[] = {

@@ -48,6 +48,19 @@ typedef struct {
  * minimum length, then the client and the adaptive state. */
 pib_verdict pib_should_compress(const pib_resp *resp, const pib_policy *pol);
 
+/* Inside a body held for one pass (known length `expect`), the node sent
+ * `len` more bytes after a pause of `pause_us` microseconds, with `held`
+ * bytes before it.  mod_proxy_http passes a FLUSH at every pause, and on
+ * a network there is one between any two packets, so a pause alone says
+ * nothing.  1 when the body should now stream, what came so far shown to
+ * the client: the pause lasted PIB_PAUSE_STREAM_US or more (the node is
+ * trickling the body) and these bytes do not complete it.  Above Linux's
+ * least TCP retransmission timeout (200 ms): one lost packet is no
+ * trickle. */
+#define PIB_PAUSE_STREAM_US 250000
+int pib_pause_streams(long long pause_us, unsigned long long held,
+                      size_t len, long long expect);
+
 /* A short lower-case name of a verdict, for notes and debug logs. */
 const char *pib_verdict_name(pib_verdict v);
 

@@ -14,7 +14,7 @@
  * anything else streams through zlib (chunked).  mod_proxy_http passes a
  * FLUSH whenever a read from the node would block -- on a real network,
  * between any two packets -- so a FLUSH reaching a held body is dropped,
- * and only the data ending a pause of PIB_PAUSE_STREAM or more turns the
+ * and only the data ending a long pause (pib_pause_streams) turns the
  * body into a zlib stream, sync-flushed and passed on at once.  A FLUSH
  * of a streamed body is honoured at once.
  *
@@ -50,10 +50,6 @@
 APLOG_USE_MODULE(pibalance);
 
 #define PIB_PASS_AT (64 * 1024)
-/* A node that pauses this long inside a held body is trickling it: the
- * client is shown what came so far.  Above Linux's least TCP
- * retransmission timeout (200 ms), so one lost packet does not count. */
-#define PIB_PAUSE_STREAM apr_time_from_msec(250)
 
 typedef enum {
     PIB_FS_UNDECIDED,
@@ -319,10 +315,9 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
         return rv;
     }
     if (len > 0 && ctx->paused_at != 0) {
-        /* the end of a pause in a held body: a long one, with more to
-         * come, shows the client what came so far */
-        trickled = apr_time_now() - ctx->paused_at >= PIB_PAUSE_STREAM
-                   && cs->in_bytes + len < (apr_uint64_t)ctx->expect;
+        /* the end of a pause in a held body */
+        trickled = pib_pause_streams(apr_time_now() - ctx->paused_at,
+                                     cs->in_bytes, len, ctx->expect);
         ctx->paused_at = 0;
     }
     if (len > 0 && cs->codec->add(cs, (const unsigned char *)data, len)) {

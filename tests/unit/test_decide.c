@@ -1,5 +1,5 @@
 /* test_decide.c -- should_compress: the worked table of pib_decide.c and
- * every skip rule. */
+ * every skip rule; when a pause in a held body makes it stream. */
 #include "unit.h"
 #include "pib_decide.h"
 
@@ -101,9 +101,28 @@ static void types_and_tokens(void)
     CHECK(!pib_has_no_transform(NULL));
 }
 
+/* A pause in a held body: only a long one, with more to come, streams. */
+static void pauses(void)
+{
+    const long long ms = 1000;
+
+    CHECK(!pib_pause_streams(20 * ms, 40000, 40000, 160000));
+    CHECK(!pib_pause_streams(PIB_PAUSE_STREAM_US - 1, 40000, 40000, 160000));
+    CHECK(pib_pause_streams(PIB_PAUSE_STREAM_US, 40000, 40000, 160000));
+    CHECK(pib_pause_streams(10000 * ms, 0, 1, 160000));
+    /* these bytes end the body: nothing left to wait for */
+    CHECK(!pib_pause_streams(10000 * ms, 120000, 40000, 160000));
+    /* more than announced (the filter streams it for that reason) */
+    CHECK(!pib_pause_streams(10000 * ms, 150000, 40000, 160000));
+    /* unknown length: never held */
+    CHECK(!pib_pause_streams(10000 * ms, 0, 10, -1));
+    CHECK(!pib_pause_streams(-5 * ms, 0, 10, 160000));
+}
+
 void test_decide(void)
 {
     worked_table();
     skip_rules();
     types_and_tokens();
+    pauses();
 }
