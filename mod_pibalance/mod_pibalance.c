@@ -1,7 +1,8 @@
 /* mod_pibalance.c -- module wiring: registers lbmethod "pi" and checks
  * its dependencies.  The method lives in pib_lbmethod.c, the pick in
  * pib_score.c.  Deflate offload: directives in pib_deflate_conf.c, the
- * filter in pib_deflate.c, the upstream request in pib_upstream.c.
+ * filter in pib_deflate.c, the upstream request in pib_upstream.c, its
+ * counters in pib_counts.c.
  */
 #include "httpd.h"
 #include "http_config.h"
@@ -14,6 +15,7 @@
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
+#include "pib_counts.h"
 #include "pib_lbconf.h"
 #include "pib_log.h"
 #include "pib_state.h"
@@ -36,6 +38,7 @@ static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     if (pib_state_setup(pconf, s) != APR_SUCCESS) {
         return !OK;
     }
+    pib_counts_init(s);
     return pib_adapt_init(pconf, s) == APR_SUCCESS ? OK : !OK;
 }
 
@@ -62,6 +65,7 @@ static void pib_register_hooks(apr_pool_t *p)
     pib_deflate_register(p);
     pib_upstream_register(p);
     pib_adapt_register(p);
+    pib_counts_register(p);
 }
 
 AP_DECLARE_MODULE(pibalance) = {

@@ -292,6 +292,7 @@ static unsigned pib_ld_nidle[PIB_LD_LEVELS];
 static unsigned pib_ld_nlevel[PIB_LD_LEVELS];  /* live, of each level */
 static unsigned pib_ld_limit = PIB_LD_DEFAULT;
 static unsigned long pib_ld_nwaits;     /* takes that had to wait */
+static void (*pib_ld_wait_hook)(void);
 
 static void pib_ld_init(void)
 {
@@ -339,6 +340,9 @@ struct libdeflate_compressor *pib_ld_take(int level)
         if (!waited) {
             waited = 1;
             pib_ld_nwaits++;
+            if (pib_ld_wait_hook != NULL) {
+                pib_ld_wait_hook();
+            }
         }
         pthread_cond_wait(&pib_ld_freed[level], &pib_ld_mutex);
     }
@@ -415,6 +419,13 @@ void pib_ld_counts(unsigned long *live, unsigned long *idle)
     }
     *live = live_n;
     *idle = n;
+    pthread_mutex_unlock(&pib_ld_mutex);
+}
+
+void pib_ld_set_wait_hook(void (*fn)(void))
+{
+    pthread_mutex_lock(&pib_ld_mutex);
+    pib_ld_wait_hook = fn;
     pthread_mutex_unlock(&pib_ld_mutex);
 }
 

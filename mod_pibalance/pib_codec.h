@@ -82,6 +82,9 @@ struct libdeflate_compressor *pib_ld_take(int level);
 void pib_ld_put(struct libdeflate_compressor *c, int level);
 /* How many takes have had to wait for a compressor (since start). */
 unsigned long pib_ld_waits(void);
+/* fn is called (under the pool's lock: keep it to an atomic add) each
+ * time a take has to wait; NULL for none. */
+void pib_ld_set_wait_hook(void (*fn)(void));
 /* The process's pool of oneshot buffers (held bodies and libdeflate's
  * output).  take returns an idle buffer of at least `need` bytes, else a
  * new one of `need` rounded up to PIB_BUF_GRAIN (NULL: out of memory),

@@ -46,6 +46,7 @@
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
+#include "pib_counts.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -67,6 +68,7 @@ typedef struct {
     apr_off_t expect;           /* announced length, -1 unknown */
     apr_time_t paused_at;       /* a held body's pause began, or 0 */
     int broken;                 /* the body ended early */
+    int trickled;               /* held, then streamed after a pause */
 } pib_fctx;
 
 /* ---- deciding ----------------------------------------------------------- */
@@ -329,6 +331,7 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
     }
     apr_bucket_delete(e);
     if (trickled) {
+        ctx->trickled = 1;
         if (pib_sync(ctx) != 0) {
             return pib_codec_failed(f, "flushing");
         }
@@ -425,6 +428,15 @@ static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
     int rc = pib_end_stream(f->r, ctx);
 
     pib_set_notes(f->r, ctx->cs);
+    if (ctx->cs->codec == &pib_codec_oneshot) {
+        pib_count(PIB_CNT_ONE_PASS);
+    }
+    else {
+        pib_count(PIB_CNT_STREAMED);
+        if (ctx->trickled) {
+            pib_count(PIB_CNT_TRICKLED);
+        }
+    }
     ctx->cs->codec->end(ctx->cs);
     ctx->state = PIB_FS_DONE;
     if (rc != 0) {
@@ -531,9 +543,15 @@ static unsigned pib_ld_limit_of(void)
     return (unsigned)n;
 }
 
+static void pib_count_wait(void)
+{
+    pib_count(PIB_CNT_WAITS);
+}
+
 static void pib_deflate_child_init(apr_pool_t *pchild, server_rec *s)
 {
     pib_ld_set_limit(pib_ld_limit_of());
+    pib_ld_set_wait_hook(pib_count_wait);
     apr_pool_cleanup_register(pchild, s, pib_ld_drain_cleanup,
                               apr_pool_cleanup_null);
 }

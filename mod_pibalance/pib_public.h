@@ -1,7 +1,8 @@
 /* pib_public.h -- what mod_pibalance offers other modules (mod_pistats).
  *
- * Retrieve with APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state) in
- * post_config; it is NULL when mod_pibalance is not loaded.
+ * Retrieve with APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state) (or
+ * pib_deflate_counters) in post_config; it is NULL when mod_pibalance is
+ * not loaded.
  *
  * Request notes set by the deflate offload on every compressed response
  * (decimal strings, readable in post_request and in LogFormat %{...}n):
@@ -30,5 +31,22 @@ typedef struct {
 
 /* Fills *out.  Lock-free; cheap enough for every status page hit. */
 APR_DECLARE_OPTIONAL_FN(void, pib_deflate_state, (pib_deflate_status *out));
+
+/* How the offload's compressed responses went, all children, since the
+ * server started (graceful restarts keep them).  Counted when the
+ * response ends. */
+typedef struct {
+    apr_uint64_t one_pass;          /* held whole, libdeflate, with
+                                     * Content-Length */
+    apr_uint64_t streamed;          /* zlib, chunked */
+    apr_uint64_t trickled;          /* of streamed: held, then streamed
+                                     * after the node paused 250 ms */
+    apr_uint64_t compressor_waits;  /* found every libdeflate compressor
+                                     * of its level busy and waited */
+} pib_deflate_counts;
+
+/* Fills *out.  Lock-free. */
+APR_DECLARE_OPTIONAL_FN(void, pib_deflate_counters,
+                        (pib_deflate_counts *out));
 
 #endif /* PIB_PUBLIC_H */

@@ -12,6 +12,7 @@
 
 static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
+static APR_OPTIONAL_FN_TYPE(pib_deflate_counters) *get_counts;
 
 static int get_member_info(server_rec *s, proxy_balancer *b,
                            proxy_worker *w, pis_member_info *out)
@@ -51,6 +52,7 @@ void pis_public_bind(void)
 {
     get_weight = APR_RETRIEVE_OPTIONAL_FN(pib_get_member_weight);
     get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
+    get_counts = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_counters);
 }
 
 void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
@@ -91,4 +93,20 @@ const char *pis_deflate_state(apr_pool_t *p)
     }
     return apr_psprintf(p, "%s (adaptive: master CPU %s, %s, %u changes)",
                         st.name ? st.name : "?", cpu, temp, st.changes);
+}
+
+void pis_deflate_counts(pis_snap *snap)
+{
+    pib_deflate_counts c;
+
+    if (get_counts == NULL) {
+        return;
+    }
+    memset(&c, 0, sizeof(c));
+    get_counts(&c);
+    snap->has_deflate_counts = 1;
+    snap->deflate_one_pass = c.one_pass;
+    snap->deflate_streamed = c.streamed;
+    snap->deflate_trickled = c.trickled;
+    snap->deflate_waits = c.compressor_waits;
 }

@@ -10,6 +10,7 @@
 #include "mod_proxy.h"
 
 #include "pis_sensor.h"
+#include "pis_snap.h"
 
 /* ---- offered by mod_pistats ------------------------------------------ */
 
@@ -47,5 +48,8 @@ APR_DECLARE_OPTIONAL_FN(int, pib_get_member_weight,
 void pis_public_register(void);
 void pis_public_bind(void);
 const char *pis_deflate_state(apr_pool_t *p);
+/* The offload counters into snap (has_deflate_counts 0 without
+ * mod_pibalance). */
+void pis_deflate_counts(pis_snap *snap);
 
 #endif /* PIS_PUBLIC_H */

@@ -174,6 +174,12 @@ void pis_render_snap_auto(pis_out *o, const pis_snap *snap)
     kv_u64(o, "", "ServerUptimeSeconds", snap->uptime_s);
     kv_fix(o, "", "ProbeIntervalS", snap->probe_interval_s, 1);
     kv_str(o, "", "Deflate", snap->deflate_state);
+    if (snap->has_deflate_counts) {
+        kv_u64(o, "", "DeflateOnePass", snap->deflate_one_pass);
+        kv_u64(o, "", "DeflateStreamed", snap->deflate_streamed);
+        kv_u64(o, "", "DeflateTrickled", snap->deflate_trickled);
+        kv_u64(o, "", "DeflateCompressorWaits", snap->deflate_waits);
+    }
     kv_u64(o, "", "Balancers", snap->nbalancers);
     for (b = 0; b < snap->nbalancers; b++) {
         balancer(o, b, &snap->balancers[b]);

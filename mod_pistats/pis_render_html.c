@@ -353,6 +353,12 @@ static void server_line(pis_out *o, const pis_snap *s)
         pis_put(o, " &middot; compression ");
         pis_put_html(o, s->deflate_state);
     }
+    if (s->has_deflate_counts) {
+        pis_putf(o, ": %" PRIu64 " one pass, %" PRIu64 " streamed (%"
+                 PRIu64 " trickled), %" PRIu64 " compressor waits",
+                 s->deflate_one_pass, s->deflate_streamed,
+                 s->deflate_trickled, s->deflate_waits);
+    }
     pis_put(o, "</p>\n");
 }
 

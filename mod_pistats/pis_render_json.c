@@ -295,6 +295,15 @@ static void put_server(pis_jw *w, const pis_snap *s)
     jw_num(w, "probe_interval_s", s->probe_interval_s > 0,
            s->probe_interval_s);
     jw_str(w, "deflate", s->deflate_state);
+    if (s->has_deflate_counts) {
+        jw_key(w, "deflate_counts");
+        jw_open(w, "{", 0);
+        jw_u64(w, "one_pass", s->deflate_one_pass);
+        jw_u64(w, "streamed", s->deflate_streamed);
+        jw_u64(w, "trickled", s->deflate_trickled);
+        jw_u64(w, "compressor_waits", s->deflate_waits);
+        jw_close(w, "}");
+    }
     jw_close(w, "}");
 }
 

@@ -21,6 +21,9 @@
  *   _load1, _cpus, _memory_available_bytes, _uptime_seconds
  *                                          | gauge     | node; member
  *   pistats_server_uptime_seconds          | gauge     | -
+ *   pistats_deflate_responses_total        | counter   | codec
+ *   pistats_deflate_trickled_total, _compressor_waits_total
+ *                                          | counter   | -
  *
  * "member" is balancer="balancer://x",worker="http://..." plus
  * node="<telemetry Node>" when the node named itself.  The server's own
@@ -433,6 +436,26 @@ static void histograms(pis_out *o, const pis_snap *s)
     }
 }
 
+/* The offload's counters (mod_pibalance), server-wide. */
+static void deflate_counts(pis_out *o, const pis_snap *s)
+{
+    header(o, "pistats_deflate_responses_total", "counter",
+           "Responses the offload compressed: codec libdeflate (one pass, "
+           "Content-Length) or zlib (streamed).");
+    pis_putf(o, "pistats_deflate_responses_total{codec=\"libdeflate\"} %"
+             PRIu64 "\n", s->deflate_one_pass);
+    pis_putf(o, "pistats_deflate_responses_total{codec=\"zlib\"} %"
+             PRIu64 "\n", s->deflate_streamed);
+    header(o, "pistats_deflate_trickled_total", "counter",
+           "Held bodies streamed because the node paused inside them.");
+    pis_putf(o, "pistats_deflate_trickled_total %" PRIu64 "\n",
+             s->deflate_trickled);
+    header(o, "pistats_deflate_compressor_waits_total", "counter",
+           "Responses that waited for a libdeflate compressor.");
+    pis_putf(o, "pistats_deflate_compressor_waits_total %" PRIu64 "\n",
+             s->deflate_waits);
+}
+
 void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
 {
     families(o, snap, pis_traffic, PIS_NELTS(pis_traffic));
@@ -442,4 +465,7 @@ void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
            "Seconds since the server started.");
     pis_putf(o, "pistats_server_uptime_seconds %" PRIu64 "\n",
              snap->uptime_s);
+    if (snap->has_deflate_counts) {
+        deflate_counts(o, snap);
+    }
 }

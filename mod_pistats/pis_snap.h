@@ -77,6 +77,11 @@ typedef struct {
     pis_telemetry self;            /* this server's own telemetry */
     const char *server_version;    /* "Apache/2.4.71 (Debian)" */
     const char *deflate_state;     /* offload state, NULL when unknown */
+    int has_deflate_counts;        /* mod_pibalance's offload counters: */
+    uint64_t deflate_one_pass;     /*   libdeflate, Content-Length */
+    uint64_t deflate_streamed;     /*   zlib, chunked */
+    uint64_t deflate_trickled;     /*   of streamed: the node paused */
+    uint64_t deflate_waits;        /*   waited for a compressor */
     double now;                    /* seconds since the epoch */
     uint64_t uptime_s;             /* since the server started */
     double probe_interval_s;       /* 0 when no probe runs */

@@ -208,6 +208,7 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
         ? (double)pis_conf_probe_interval(pis_srv(r->server))
           / APR_USEC_PER_SEC : 0;
     snap->deflate_state = pis_deflate_state(r->pool);
+    pis_deflate_counts(snap);
     if (ap_find_linked_module("mod_proxy.c") != NULL) {
         for (s = ap_server_conf; s != NULL; s = s->next) {
             if (!shown_from(r->server, s)) {

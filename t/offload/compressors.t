@@ -12,12 +12,13 @@ use Digest::MD5 qw(md5_hex);
 use File::Path qw(make_path);
 use lib 't/lib';
 use PiOffloadTest qw(master_get gunzip_all htdocs);
+use PiTest qw(status_json);
 
 my $clients = 8;
 my $rounds = 6;
 my $files = 6;
 
-plan tests => 4 + $clients, need_module 'proxy', 'proxy_http',
+plan tests => 5 + $clients, need_module 'proxy', 'proxy_http',
     'proxy_balancer', 'pibalance';
 
 # Six different bodies of 200-700 KB (under PiBalanceDeflateBuffer: one
@@ -56,6 +57,13 @@ sub fetch_one {
     return "c$f: gunzips to other bytes" if md5_hex($body) ne $want{$f};
     return 'ok';
 }
+
+# /pi-status's offload counters (server-wide, all children).
+sub counts {
+    my $c = status_json('pimaster')->{server}{deflate_counts} // {};
+    return map { $c->{$_} // 0 } qw(one_pass streamed compressor_waits);
+}
+my @before = counts();
 
 # A first request alone: the set-up is right.
 ok t_cmp(fetch_one(0), 'ok', 'one request alone');
@@ -105,3 +113,10 @@ ok t_cmp($kids_one_pass * 2 >= $all ? 1 : 0, 1,
 # After them, the master still answers, and with its one compressor.
 ok t_cmp(fetch_one(1), 'ok', 'a request after them');
 ok t_cmp(fetch_one(5), 'ok', 'the largest body after them');
+
+# Every response above counted once, whichever child or thread made it.
+my @after = counts();
+my ($one, $streamed, $waits) = map { $after[$_] - $before[$_] } 0 .. 2;
+ok t_cmp($one + $streamed, $all + 3,
+         "/pi-status: $one one pass + $streamed streamed = every response "
+         . "($waits waited for the compressor)");

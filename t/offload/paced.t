@@ -2,18 +2,31 @@
 # real network does between packets: mod_proxy_http passes a FLUSH at each
 # pause.  Short pauses leave the body held and compressed in one pass
 # (libdeflate, Content-Length); a node pausing 250 ms or more is trickling
-# it, and the client gets what came so far, streamed.
+# it, and the client gets what came so far, streamed.  /pi-status counts
+# both (mod_pistats shows mod_pibalance's offload counters).
 use strict;
 use warnings FATAL => 'all';
 
 use Apache::Test;
 use Apache::TestUtil;
+use Apache::TestRequest ();
 use lib 't/lib';
 use PiOffloadTest qw(gunzip_all raw_get dechunk split_head decoded_by_time);
 use PiPaced qw(paced_body);
+use PiTest qw(status_json);
 
-plan tests => 10, need_module 'proxy', 'proxy_http', 'proxy_balancer',
+plan tests => 16, need_module 'proxy', 'proxy_http', 'proxy_balancer',
     'perl', 'pibalance';
+
+# The offload counters on /pi-status?json (server-wide: any vhost's).
+sub counts {
+    my $c = status_json('pimaster')->{server}{deflate_counts} // {};
+    return { map { $_ => $c->{$_} // -1 }
+             qw(one_pass streamed trickled compressor_waits) };
+}
+my $before = counts();
+ok t_cmp($before->{one_pass} >= 0 ? 1 : 0, 1,
+         '/pi-status?json has deflate_counts');
 
 my $n = 160_000;
 my $want = paced_body($n);
@@ -56,3 +69,16 @@ ok t_cmp(substr($want, 0, $early_bytes) eq ($early ? $early->[1] : '') ? 1 : 0,
 ok t_cmp($complete && $text eq $want ? 1 : 0, 1,
          "trickling node: gunzips to the node's $n bytes");
 ok t_cmp(codec_of("/paced/$n/4/500"), 'zlib', 'trickling node: zlib');
+
+# ---- the counters: one more of each, in every format --------------------
+my $after = counts();
+ok t_cmp($after->{one_pass} - $before->{one_pass}, 1, 'one_pass: +1');
+ok t_cmp($after->{streamed} - $before->{streamed}, 1, 'streamed: +1');
+ok t_cmp($after->{trickled} - $before->{trickled}, 1, 'trickled: +1');
+Apache::TestRequest::module('pimaster');
+my $auto = Apache::TestRequest::GET_BODY('/pi-status?auto');
+ok t_cmp($auto, qr/^DeflateOnePass: $after->{one_pass}\nDeflateStreamed: $after->{streamed}\nDeflateTrickled: $after->{trickled}\nDeflateCompressorWaits: \d+$/m,
+         '?auto: the same counts');
+my $prom = Apache::TestRequest::GET_BODY('/pi-status?prometheus');
+ok t_cmp($prom, qr/^pistats_deflate_responses_total\{codec="libdeflate"\} $after->{one_pass}\npistats_deflate_responses_total\{codec="zlib"\} $after->{streamed}$/m,
+         '?prometheus: the same counts');

@@ -1,6 +1,7 @@
 # Graceful restarts: counters of members that stay survive, members added
 # or removed in the new configuration appear or disappear, and 20
 # restarts in a row leak no shared memory and crash nothing.
+# mod_pibalance's offload counters survive them too.
 use strict;
 use warnings FATAL => 'all';
 
@@ -10,8 +11,9 @@ use Apache::TestRequest;
 use Time::HiRes qw(sleep);
 use lib 't/lib';
 use PiTest qw(status_json member wait_for);
+use PiOffloadTest qw(master_get);
 
-plan tests => 14, need_module 'pistats', 'proxy_balancer';
+plan tests => 15, need_module 'pistats', 'pibalance', 'proxy_balancer';
 
 my $vars = Apache::Test::vars();
 my $cfg = Apache::Test::config();
@@ -65,6 +67,11 @@ sub dyn_members {
     return $b ? join(",", sort map { $_->{name} =~ /:(\d+)$/ ? $1 : $_->{name} } @{ $b->{members} }) : "";
 }
 
+# An offloaded response, counted before the restarts.
+master_get('/page.html', 'Accept-Encoding' => 'gzip');
+my $one_pass0 = status_json('pimaster')->{server}{deflate_counts}{one_pass}
+    // 0;
+
 # A balancer appears with the new configuration.
 write_dyn($port{node1}, $port{node2});
 ok t_cmp(graceful() ? 1 : 0, 1, 'graceful restart with balancer://dyn');
@@ -86,6 +93,9 @@ ok t_cmp(member($doc, 'balancer://dyn', $port{node2})->{requests} >= $n2, 1,
          "node2's counters survived the restart");
 ok t_cmp(member($doc, 'balancer://dyn', $port{node3})->{requests}, 0,
          'node3 starts at zero');
+my $one_pass = $doc->{server}{deflate_counts}{one_pass} // 0;
+ok t_cmp($one_pass >= $one_pass0 && $one_pass0 > 0 ? 1 : 0, 1,
+         "offload counters survived: one pass $one_pass0 -> $one_pass");
 GET('/dyn/page.html') for 1 .. 10;
 $doc = status_json('pimaster');
 ok t_cmp(member($doc, 'balancer://dyn', $port{node3})->{requests} > 0, 1,

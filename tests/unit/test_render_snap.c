@@ -171,6 +171,11 @@ static const pis_snap *fixture(void)
     fx.self.mem_kb = 123456;
     fx.server_version = "Apache/2.4.62 (Debian)";
     fx.deflate_state = "on";
+    fx.has_deflate_counts = 1;
+    fx.deflate_one_pass = 5000000000ULL;    /* past 2^32 */
+    fx.deflate_streamed = 12;
+    fx.deflate_trickled = 3;
+    fx.deflate_waits = 7;
     fx.now = 1700000000.25;
     fx.uptime_s = 93784;
     fx.probe_interval_s = 2;

@@ -1,0 +1,87 @@
+/* pib_counts.c -- the deflate offload's counters (see pib_counts.h). */
+#include <string.h>
+
+#include "httpd.h"
+#include "http_config.h"
+#include "http_log.h"
+#include "apr_atomic.h"
+#include "apr_shm.h"
+
+#include "pib_log.h"
+#include "pib_public.h"
+#include "pib_counts.h"
+
+APLOG_USE_MODULE(pibalance);
+
+#define PIB_COUNTS_KEY "pibalance-deflate-counts"
+
+typedef struct {
+    volatile apr_uint32_t lo, hi;
+} pib_ctr;
+
+typedef struct {
+    pib_ctr c[PIB_CNT_N];
+} pib_counts_shm;
+
+static pib_counts_shm pib_counts_local;
+static pib_counts_shm *pib_counts = &pib_counts_local;
+
+apr_status_t pib_counts_init(server_rec *s)
+{
+    apr_pool_t *proc = s->process->pool;
+    apr_shm_t *shm = NULL;
+    apr_status_t rv;
+
+    apr_pool_userdata_get((void **)&shm, PIB_COUNTS_KEY, proc);
+    if (shm == NULL) {
+        rv = apr_shm_create(&shm, sizeof(pib_counts_shm), NULL, proc);
+        if (rv != APR_SUCCESS) {
+            ap_log_error(APLOG_MARK, APLOG_WARNING, rv, s, PIBLOGNO(10112)
+                         "PiBalanceDeflate: no shared memory for the "
+                         "offload counters; each process counts its own");
+            pib_counts = &pib_counts_local;
+            return APR_SUCCESS;
+        }
+        memset(apr_shm_baseaddr_get(shm), 0, sizeof(pib_counts_shm));
+        apr_pool_userdata_set(shm, PIB_COUNTS_KEY, apr_pool_cleanup_null,
+                              proc);
+    }
+    pib_counts = apr_shm_baseaddr_get(shm);
+    return APR_SUCCESS;
+}
+
+void pib_count(pib_counter which)
+{
+    pib_ctr *c = &pib_counts->c[which];
+
+    if (apr_atomic_inc32(&c->lo) == 0xFFFFFFFFu) {
+        apr_atomic_inc32(&c->hi);
+    }
+}
+
+apr_uint64_t pib_count_get(pib_counter which)
+{
+    pib_ctr *c = &pib_counts->c[which];
+    apr_uint32_t h1, h2, lo;
+
+    do {
+        h1 = apr_atomic_read32(&c->hi);
+        lo = apr_atomic_read32(&c->lo);
+        h2 = apr_atomic_read32(&c->hi);
+    } while (h1 != h2);
+    return ((apr_uint64_t)h2 << 32) | lo;
+}
+
+static void pib_deflate_counters(pib_deflate_counts *out)
+{
+    out->one_pass = pib_count_get(PIB_CNT_ONE_PASS);
+    out->streamed = pib_count_get(PIB_CNT_STREAMED);
+    out->trickled = pib_count_get(PIB_CNT_TRICKLED);
+    out->compressor_waits = pib_count_get(PIB_CNT_WAITS);
+}
+
+void pib_counts_register(apr_pool_t *p)
+{
+    (void)p;
+    APR_REGISTER_OPTIONAL_FN(pib_deflate_counters);
+}

@@ -1,0 +1,35 @@
+/* pib_counts.h -- the deflate offload's counters, server-wide.
+ *
+ * How compressed responses went (one pass through libdeflate, or
+ * streamed through zlib, of which trickled: held, then streamed because
+ * the node paused inside the body) and how often one waited for a
+ * libdeflate compressor.  In a small anonymous shared segment on the
+ * process pool, made by the first post_config: every child adds to it,
+ * graceful restarts keep it.  Lock-free, 32-bit atomics only (ARMv6/v7):
+ * a count is two words, the high one bumped by whoever wraps the low one.
+ * Shown by mod_pistats through pib_deflate_counters() (pib_public.h).
+ */
+#ifndef PIB_COUNTS_H
+#define PIB_COUNTS_H
+
+#include "httpd.h"
+
+typedef enum {
+    PIB_CNT_ONE_PASS,
+    PIB_CNT_STREAMED,
+    PIB_CNT_TRICKLED,
+    PIB_CNT_WAITS,
+    PIB_CNT_N
+} pib_counter;
+
+/* post_config: finds or makes the segment (without it, each process
+ * counts on its own and a warning says so).  Always APR_SUCCESS. */
+apr_status_t pib_counts_init(server_rec *s);
+
+void pib_count(pib_counter which);
+apr_uint64_t pib_count_get(pib_counter which);
+
+/* Registers the optional function pib_deflate_counters. */
+void pib_counts_register(apr_pool_t *p);
+
+#endif /* PIB_COUNTS_H */
