@@ -1,6 +1,42 @@
-# bench/cpu.sh -- sourced by run.sh and offload.sh: a front's own CPU time.
-# Both scripts keep the front's files in $work (httpd.conf, haproxy.cfg,
-# nginx.pid).
+# bench/cpu.sh -- sourced by run.sh, offload.sh, lan.sh and faults.sh: a
+# front's own CPU time, waiting for a port, and the start of an Apache
+# front's httpd.conf.  The scripts keep the front's files in $work
+# (httpd.conf, haproxy.cfg, nginx.pid).
+
+# wait_port PORT: until something answers HTTP on 127.0.0.1:PORT, at
+# most 5 s (run.sh has its own, asking for /pi-status).
+wait_port() {
+    local i
+    for i in $(seq 50); do
+        curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
+        sleep 0.1
+    done
+    echo "nothing answers on port $1" >&2
+    return 1
+}
+
+# apache_base DIR LOGLEVEL: the lines every Apache front's httpd.conf
+# starts with -- its files in DIR, the event MPM and mod_proxy's balancer
+# (the scripts add our modules, MPM sizes, Listen and the balancer).
+apache_base() {
+    local libexec
+    libexec=$(apxs -q LIBEXECDIR)
+    cat <<CONF
+ServerRoot "$1"
+ServerName 127.0.0.1
+PidFile "$1/httpd.pid"
+ErrorLog "$1/error_log"
+LogLevel $2
+DefaultRuntimeDir "$1"
+Mutex file:$1 default
+LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
+LoadModule authz_core_module "$libexec/mod_authz_core.so"
+LoadModule proxy_module "$libexec/mod_proxy.so"
+LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
+LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
+LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+CONF
+}
 
 # front_pids KIND: the front's processes -- nginx's master and workers,
 # HAProxy, or (any other KIND) Apache's parent and children.

@@ -24,6 +24,8 @@ NODE_BASE=19401 APACHE=19380 APACHE2=19381 PYPORT=19390
 work=$(mktemp -d /tmp/pib-faults.XXXXXX)
 chmod 755 "$work"
 libexec=$(apxs -q LIBEXECDIR)
+# shellcheck source=cpu.sh
+source "$top/bench/cpu.sh"
 pids=()                         # background processes we started
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -116,19 +118,7 @@ front_conf() {                  # front_conf NAME PORT LBMETHOD EXTRA MEMBERS...
 "
     done
     cat > "$d.conf.httpd" <<CONF
-ServerRoot "$d"
-ServerName 127.0.0.1
-PidFile "$d/httpd.pid"
-ErrorLog "$d/error_log"
-LogLevel ${FRONT_LOGLEVEL:-notice}
-DefaultRuntimeDir "$d"
-Mutex file:$d default
-LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
-LoadModule authz_core_module "$libexec/mod_authz_core.so"
-LoadModule proxy_module "$libexec/mod_proxy.so"
-LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
-LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
-LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+$(apache_base "$d" "${FRONT_LOGLEVEL:-notice}")
 LoadModule lbmethod_byrequests_module "$libexec/mod_lbmethod_byrequests.so"
 LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"
 LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"

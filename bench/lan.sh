@@ -107,19 +107,7 @@ PiBalanceDeflateBuffer 0" ;;
         proxy) extra="" ;;
     esac
     cat > "$work/httpd.conf" <<CONF
-ServerRoot "$work"
-ServerName 127.0.0.1
-PidFile "$work/httpd.pid"
-ErrorLog "$work/error_log"
-LogLevel warn
-DefaultRuntimeDir "$work"
-Mutex file:$work default
-LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
-LoadModule authz_core_module "$libexec/mod_authz_core.so"
-LoadModule proxy_module "$libexec/mod_proxy.so"
-LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
-LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
-LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+$(apache_base "$work" warn)
 LoadModule pibalance_module "$so"
 User nobody
 Group nogroup
@@ -142,23 +130,13 @@ CustomLog "$work/codec_log" codec
 CONF
 }
 
-wait_port() {                   # at most 5 s
-    local i
-    for i in $(seq 50); do
-        curl -s -o /dev/null "http://$1/" && return 0
-        sleep 0.1
-    done
-    echo "nothing answers on $1" >&2
-    return 1
-}
-
 # run SETUP PAGE: one wrk run; prints a table row.
 run() {
     local setup=$1 page=$2 t0 t1 n
     master_conf "$setup"
     rm -f "$work/codec_log"
     /usr/sbin/apache2 -f "$work/httpd.conf" -k start
-    wait_port "127.0.0.1:$APACHE"
+    wait_port "$APACHE"
     curl -s -o /dev/null -H 'Accept-Encoding: gzip' \
         "http://127.0.0.1:$APACHE/$page"
     : > "$work/codec_log"

@@ -86,16 +86,6 @@ stop_node() {
     wait "$node_pid" 2>/dev/null || true
 }
 
-wait_port() {                   # at most 5 s
-    local i
-    for i in $(seq 50); do
-        curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
-        sleep 0.1
-    done
-    echo "nothing answers on port $1" >&2
-    return 1
-}
-
 # ---- the fronts -------------------------------------------------------------
 apache_conf() {                 # apache_conf MODE (offload|deflate|plain)
     local mode=$1 extra=""
@@ -108,19 +98,7 @@ CustomLog $work/codec_log codec" ;;
 DeflateCompressionLevel 1" ;;
     esac
     cat > "$work/httpd.conf" <<CONF
-ServerRoot "$work"
-ServerName 127.0.0.1
-PidFile "$work/httpd.pid"
-ErrorLog "$work/error_log"
-LogLevel warn
-DefaultRuntimeDir "$work"
-Mutex file:$work default
-LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
-LoadModule authz_core_module "$libexec/mod_authz_core.so"
-LoadModule proxy_module "$libexec/mod_proxy.so"
-LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
-LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
-LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+$(apache_base "$work" warn)
 LoadModule deflate_module "$libexec/mod_deflate.so"
 LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
 User nobody

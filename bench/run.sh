@@ -196,19 +196,7 @@ apache_conf() {                 # apache_conf LBMETHOD PORTS...
 "
     done
     cat > "$work/httpd.conf" <<CONF
-ServerRoot "$work"
-ServerName 127.0.0.1
-PidFile "$work/httpd.pid"
-ErrorLog "$work/error_log"
-LogLevel notice
-DefaultRuntimeDir "$work"
-Mutex file:$work default
-LoadModule mpm_event_module "$libexec/mod_mpm_event.so"
-LoadModule authz_core_module "$libexec/mod_authz_core.so"
-LoadModule proxy_module "$libexec/mod_proxy.so"
-LoadModule proxy_http_module "$libexec/mod_proxy_http.so"
-LoadModule proxy_balancer_module "$libexec/mod_proxy_balancer.so"
-LoadModule slotmem_shm_module "$libexec/mod_slotmem_shm.so"
+$(apache_base "$work" notice)
 LoadModule lbmethod_byrequests_module "$libexec/mod_lbmethod_byrequests.so"
 LoadModule lbmethod_bybusyness_module "$libexec/mod_lbmethod_bybusyness.so"
 LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"

@@ -12,7 +12,7 @@ use IO::Socket::INET;
 use Time::HiRes ();
 
 our @EXPORT_OK = qw(master_get master_head gunzip_all htdocs raw_get
-                    dechunk split_head decoded_by_time);
+                    dechunk split_head decoded_by_time deflate_counts);
 
 # GET on the offloading master vhost ($vhost defaults to offload_master);
 # @h are extra request headers (name => value pairs, repeats allowed).
@@ -105,6 +105,15 @@ sub decoded_by_time {
         push @when, [$r->[0], $text];
     }
     return @when;
+}
+
+# The offload counters on /pi-status?json (server-wide, all children:
+# any vhost's page shows them); -1 for one that is missing.
+sub deflate_counts {
+    require PiTest;
+    my $c = PiTest::status_json('pimaster')->{server}{deflate_counts} // {};
+    return { map { $_ => $c->{$_} // -1 }
+             qw(one_pass streamed trickled compressor_waits) };
 }
 
 sub htdocs {

@@ -11,8 +11,7 @@ use Apache::TestUtil;
 use Digest::MD5 qw(md5_hex);
 use File::Path qw(make_path);
 use lib 't/lib';
-use PiOffloadTest qw(master_get gunzip_all htdocs);
-use PiTest qw(status_json);
+use PiOffloadTest qw(master_get gunzip_all htdocs deflate_counts);
 
 my $clients = 8;
 my $rounds = 6;
@@ -58,12 +57,7 @@ sub fetch_one {
     return 'ok';
 }
 
-# /pi-status's offload counters (server-wide, all children).
-sub counts {
-    my $c = status_json('pimaster')->{server}{deflate_counts} // {};
-    return map { $c->{$_} // 0 } qw(one_pass streamed compressor_waits);
-}
-my @before = counts();
+my $before = deflate_counts();
 
 # A first request alone: the set-up is right.
 ok t_cmp(fetch_one(0), 'ok', 'one request alone');
@@ -115,8 +109,9 @@ ok t_cmp(fetch_one(1), 'ok', 'a request after them');
 ok t_cmp(fetch_one(5), 'ok', 'the largest body after them');
 
 # Every response above counted once, whichever child or thread made it.
-my @after = counts();
-my ($one, $streamed, $waits) = map { $after[$_] - $before[$_] } 0 .. 2;
+my $after = deflate_counts();
+my ($one, $streamed, $waits) = map { $after->{$_} - $before->{$_} }
+    qw(one_pass streamed compressor_waits);
 ok t_cmp($one + $streamed, $all + 3,
          "/pi-status: $one one pass + $streamed streamed = every response "
          . "($waits waited for the compressor)");

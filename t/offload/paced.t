@@ -11,20 +11,14 @@ use Apache::Test;
 use Apache::TestUtil;
 use Apache::TestRequest ();
 use lib 't/lib';
-use PiOffloadTest qw(gunzip_all raw_get dechunk split_head decoded_by_time);
+use PiOffloadTest qw(gunzip_all raw_get dechunk split_head decoded_by_time
+                    deflate_counts);
 use PiPaced qw(paced_body);
-use PiTest qw(status_json);
 
 plan tests => 16, need_module 'proxy', 'proxy_http', 'proxy_balancer',
     'perl', 'pibalance';
 
-# The offload counters on /pi-status?json (server-wide: any vhost's).
-sub counts {
-    my $c = status_json('pimaster')->{server}{deflate_counts} // {};
-    return { map { $_ => $c->{$_} // -1 }
-             qw(one_pass streamed trickled compressor_waits) };
-}
-my $before = counts();
+my $before = deflate_counts();
 ok t_cmp($before->{one_pass} >= 0 ? 1 : 0, 1,
          '/pi-status?json has deflate_counts');
 
@@ -71,7 +65,7 @@ ok t_cmp($complete && $text eq $want ? 1 : 0, 1,
 ok t_cmp(codec_of("/paced/$n/4/500"), 'zlib', 'trickling node: zlib');
 
 # ---- the counters: one more of each, in every format --------------------
-my $after = counts();
+my $after = deflate_counts();
 ok t_cmp($after->{one_pass} - $before->{one_pass}, 1, 'one_pass: +1');
 ok t_cmp($after->{streamed} - $before->{streamed}, 1, 'streamed: +1');
 ok t_cmp($after->{trickled} - $before->{trickled}, 1, 'trickled: +1');
