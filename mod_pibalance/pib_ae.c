@@ -4,14 +4,20 @@
  *
  *   "gzip;q=0.8, identity ; q=0.5, *;q=0"
  *      token     params           effect
- *      gzip      q=0.8            gzip_q     = 800
- *      identity  q=0.5            identity_q = 500
- *      *         q=0              star_q     = 0
+ *      gzip      q=0.8            q[GZIP]     = 800
+ *      identity  q=0.5            q[IDENTITY] = 500
+ *      *         q=0              q[ANY]      = 0
+ *
+ *   "br, gzip;q=0.8"          q[BR] = 1000, q[GZIP] = 800, identity not
+ *                             mentioned: gzip (a listed coding beats an
+ *                             identity the client did not list)
+ *   "gzip;q=0.8, *;q=0.1"     identity gets 100 from "*": gzip
  *
  * An element that does not parse (bad token, bad q) is skipped whole, so
  * garbage can only make us compress less, never crash or compress for a
- * client that refused gzip.  Deliberately left out: "deflate", "br" and
- * "zstd" -- the master produces gzip only.
+ * client that refused gzip.  Every known coding is parsed with its q;
+ * which of them the master produces is the caller's offer (gzip only
+ * today).
  */
 #include <string.h>
 
@@ -125,18 +131,30 @@ static int pib_parse_params(const char *p, const char *end)
     return q;
 }
 
+static const struct {
+    const char *token;
+    pib_coding coding;
+} pib_coding_names[] = {
+    { "gzip", PIB_CODING_GZIP }, { "x-gzip", PIB_CODING_GZIP },
+    { "br", PIB_CODING_BR }, { "zstd", PIB_CODING_ZSTD },
+    { "deflate", PIB_CODING_DEFLATE }, { "identity", PIB_CODING_IDENTITY },
+    { "*", PIB_CODING_ANY },
+};
+
 static void pib_ae_note(pib_ae *ae, const char *tok, size_t n, int q)
 {
-    if (pib_token_is(tok, n, "gzip") || pib_token_is(tok, n, "x-gzip")) {
-        if (q > ae->gzip_q) {
-            ae->gzip_q = q;
+    size_t i;
+
+    for (i = 0; i < sizeof(pib_coding_names) / sizeof(pib_coding_names[0]);
+         i++) {
+        if (pib_token_is(tok, n, pib_coding_names[i].token)) {
+            int *slot = &ae->q[pib_coding_names[i].coding];
+
+            if (q > *slot) {
+                *slot = q;
+            }
+            return;
         }
-    }
-    else if (pib_token_is(tok, n, "identity")) {
-        ae->identity_q = q;
-    }
-    else if (pib_token_is(tok, n, "*")) {
-        ae->star_q = q;
     }
 }
 
@@ -160,10 +178,12 @@ static void pib_ae_element(pib_ae *ae, const char *p, const char *end)
 
 void pib_ae_init(pib_ae *ae)
 {
+    int i;
+
     ae->seen = 0;
-    ae->gzip_q = PIB_Q_UNSET;
-    ae->identity_q = PIB_Q_UNSET;
-    ae->star_q = PIB_Q_UNSET;
+    for (i = 0; i < PIB_CODING_COUNT; i++) {
+        ae->q[i] = PIB_Q_UNSET;
+    }
 }
 
 void pib_ae_feed(pib_ae *ae, const char *value)
@@ -184,27 +204,45 @@ void pib_ae_feed(pib_ae *ae, const char *value)
     }
 }
 
-int pib_ae_gzip_q(const pib_ae *ae)
+int pib_ae_q(const pib_ae *ae, pib_coding c)
 {
-    if (ae->gzip_q != PIB_Q_UNSET) {
-        return ae->gzip_q;
+    if ((unsigned)c >= PIB_CODING_COUNT) {
+        return PIB_Q_UNSET;
     }
-    return ae->star_q != PIB_Q_UNSET ? ae->star_q : 0;
+    return ae->q[c] != PIB_Q_UNSET ? ae->q[c] : ae->q[PIB_CODING_ANY];
 }
 
-int pib_ae_identity_q(const pib_ae *ae)
+pib_coding pib_ae_choose(const pib_ae *ae, const pib_coding *offer,
+                         size_t n)
 {
-    if (ae->identity_q != PIB_Q_UNSET) {
-        return ae->identity_q;
+    pib_coding best = PIB_CODING_IDENTITY;
+    int best_q = 0;
+    size_t i;
+
+    if (!ae->seen) {
+        return PIB_CODING_IDENTITY;
     }
-    return ae->star_q == 0 ? 0 : 1000;
+    for (i = 0; i < n; i++) {
+        int q = pib_ae_q(ae, offer[i]);
+
+        if (offer[i] != PIB_CODING_IDENTITY && q > best_q) {
+            best = offer[i];
+            best_q = q;
+        }
+    }
+    /* PIB_Q_UNSET (identity not mentioned) is below every q > 0 */
+    if (best != PIB_CODING_IDENTITY
+        && pib_ae_q(ae, PIB_CODING_IDENTITY) > best_q) {
+        return PIB_CODING_IDENTITY;
+    }
+    return best;
 }
 
 int pib_ae_wants_gzip(const pib_ae *ae)
 {
-    int gz = pib_ae_gzip_q(ae);
+    static const pib_coding gzip_only[] = { PIB_CODING_GZIP };
 
-    return ae->seen && gz > 0 && gz >= pib_ae_identity_q(ae);
+    return pib_ae_choose(ae, gzip_only, 1) == PIB_CODING_GZIP;
 }
 
 int pib_etag_add_suffix(const char *etag, char *out, size_t outsz)

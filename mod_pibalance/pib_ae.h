@@ -10,12 +10,24 @@
 /* q-values are kept in thousandths: "q=0.5" is 500, "q=1" is 1000. */
 #define PIB_Q_UNSET (-1)
 
+/* The content-codings the parser knows.  Only gzip is produced today;
+ * the others are parsed with their q so that a second coding is a new
+ * entry in the server's offer, not a new parser.  PIB_CODING_ANY is
+ * "*".  Other tokens are skipped: no server of ours can produce them. */
+typedef enum {
+    PIB_CODING_GZIP,        /* "gzip" and "x-gzip" */
+    PIB_CODING_BR,
+    PIB_CODING_ZSTD,
+    PIB_CODING_DEFLATE,
+    PIB_CODING_IDENTITY,
+    PIB_CODING_ANY,
+    PIB_CODING_COUNT
+} pib_coding;
+
 /* What the client said, accumulated over every Accept-Encoding line. */
 typedef struct {
-    int seen;       /* at least one Accept-Encoding line was fed */
-    int gzip_q;     /* best of "gzip" / "x-gzip", or PIB_Q_UNSET */
-    int identity_q; /* "identity", or PIB_Q_UNSET */
-    int star_q;     /* "*", or PIB_Q_UNSET */
+    int seen;                   /* at least one line was fed */
+    int q[PIB_CODING_COUNT];    /* highest q listed, or PIB_Q_UNSET */
 } pib_ae;
 
 void pib_ae_init(pib_ae *ae);
@@ -23,17 +35,30 @@ void pib_ae_init(pib_ae *ae);
 /* Parses one Accept-Encoding field value and merges it into *ae.  Tokens
  * are case-insensitive, whitespace is optional, parameters other than q
  * are ignored, an element with a malformed q is ignored, empty elements
- * and garbage never fail.  Several lines may be fed (haproxy#987). */
+ * and garbage never fail.  Several lines may be fed (haproxy#987).  A
+ * coding listed twice keeps its highest q. */
 void pib_ae_feed(pib_ae *ae, const char *value);
 
-/* The effective q (thousandths) of gzip and of identity, RFC 9110 12.5.3:
- * a listed coding wins over "*"; identity is acceptable (1000) unless
- * excluded by "identity;q=0" or "*;q=0". */
-int pib_ae_gzip_q(const pib_ae *ae);
-int pib_ae_identity_q(const pib_ae *ae);
+/* The q (thousandths) the client gave coding c, RFC 9110 12.5.3: its own
+ * element, else that of "*", else PIB_Q_UNSET (not mentioned at all). */
+int pib_ae_q(const pib_ae *ae, pib_coding c);
 
-/* 1 when the response should be gzipped for this client: a header was
- * sent, gzip's q is above 0 and not below identity's (ties go to gzip). */
+/* The coding to send, among the n codings the server offers (in its
+ * order of preference), or PIB_CODING_IDENTITY.  Rules:
+ *
+ *   - no Accept-Encoding at all: identity;
+ *   - an offered coding needs q > 0; the highest q wins, a tie goes to
+ *     the one offered first;
+ *   - identity wins over it only when the client gave identity a higher
+ *     q, by its own element or by "*".  An identity the client did not
+ *     mention never outranks a listed coding (what mod_deflate, nginx
+ *     and HAProxy do): "br, gzip;q=0.8" and "gzip;q=0.8, *;q=0.1" get
+ *     gzip, "gzip;q=0.1, *;q=0.8" and "gzip;q=0.5, identity" identity.
+ */
+pib_coding pib_ae_choose(const pib_ae *ae, const pib_coding *offer,
+                         size_t n);
+
+/* 1 when pib_ae_choose() with gzip alone on offer picks gzip. */
 int pib_ae_wants_gzip(const pib_ae *ae);
 
 /* The suffix a compressed representation's strong ETag gets. */

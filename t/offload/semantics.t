@@ -10,7 +10,7 @@ use Apache::TestRequest;
 use lib 't/lib';
 use PiOffloadTest qw(master_get master_head gunzip_all htdocs);
 
-plan tests => 62, need_module 'proxy', 'proxy_http', 'proxy_balancer',
+plan tests => 70, need_module 'proxy', 'proxy_http', 'proxy_balancer',
     'headers', 'pibalance';
 
 my $dir = htdocs();
@@ -112,9 +112,16 @@ ok t_cmp(ce($res), 'none', 'Off: the master does not compress');
 my @cases = (
     [['gzip;q=0'], 'none'], [['GZIP'], 'gzip'], [['x-gzip'], 'gzip'],
     [['*'], 'gzip'], [['br, *;q=0'], 'none'], [['identity;q=0, *'], 'gzip'],
-    [['gzip;q=0.5'], 'none'], [['gzip;q=0.5, identity;q=0.4'], 'gzip'],
+    [['gzip;q=0.5, identity;q=0.4'], 'gzip'],
     [['br', 'gzip'], 'gzip'], [['br', 'deflate'], 'none'],
     [['gzip;q=0', 'br', '*'], 'none'], [[' ;;, garbage=,'], 'none'],
+    # an identity the client did not list never outranks a listed gzip
+    # with q > 0; "*" gives an unlisted identity its q (issue 15 item 7)
+    [['br, gzip;q=0.8'], 'gzip'], [['gzip;q=0.8, *;q=0.1'], 'gzip'],
+    [['gzip;q=0.5'], 'gzip'], [['gzip;q=0.001'], 'gzip'],
+    [['br, *;q=0.1'], 'gzip'], [['gzip;q=0.1, *;q=0.8'], 'none'],
+    [['gzip;q=0.5, identity;q=0.6'], 'none'], [['*;q=0.2, br'], 'gzip'],
+    [['gzip;q=0.3', 'identity;q=0.3'], 'gzip'],
 );
 for my $c (@cases) {
     my ($lines, $want) = @$c;

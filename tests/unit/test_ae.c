@@ -14,13 +14,23 @@ static int wants(const char *l1, const char *l2, const char *l3)
     return pib_ae_wants_gzip(&ae);
 }
 
-static int gzip_q(const char *line)
+static int coding_q(const char *line, pib_coding c)
 {
     pib_ae ae;
 
     pib_ae_init(&ae);
     pib_ae_feed(&ae, line);
-    return pib_ae_gzip_q(&ae);
+    return pib_ae_q(&ae, c);
+}
+
+static pib_coding choose(const char *line, const pib_coding *offer,
+                         size_t n)
+{
+    pib_ae ae;
+
+    pib_ae_init(&ae);
+    pib_ae_feed(&ae, line);
+    return pib_ae_choose(&ae, offer, n);
 }
 
 static void table(void)
@@ -28,11 +38,11 @@ static void table(void)
     static const struct { const char *ae; int want; } t[] = {
         { "gzip", 1 }, { "GZIP", 1 }, { "x-gzip", 1 }, { "X-Gzip", 1 },
         { "deflate, gzip, br", 1 }, { "br", 0 }, { "", 0 },
-        { "*", 1 }, { "*;q=0", 0 }, { "br, *;q=0.1", 0 },
+        { "*", 1 }, { "*;q=0", 0 }, { "br, *;q=0.1", 1 },
         { "br, *;q=0.1, identity;q=0", 1 },
-        { "gzip;q=0", 0 }, { "gzip; q=0.000", 0 }, { "gzip;q=0.001", 0 },
+        { "gzip;q=0", 0 }, { "gzip; q=0.000", 0 }, { "gzip;q=0.001", 1 },
         { "gzip;q=0.001, identity;q=0.001", 1 },
-        { "gzip;Q=0.5", 0 },                  /* identity 1 preferred */
+        { "gzip;Q=0.5", 1 },          /* unlisted identity never outranks */
         { "gzip;q=0.5, identity;q=0.5", 1 },  /* tie goes to gzip */
         { "gzip;q=0.5, identity;q=0", 1 },
         { "identity;q=0", 0 },                /* gzip not listed */
@@ -42,6 +52,12 @@ static void table(void)
         { "  gzip  ;  q=1  ", 1 }, { "\tgzip\t", 1 },
         { "gzip;q=1.5", 0 }, { "gzip;q=abc", 0 }, { "gzip;q=", 0 },
         { "gzip;q=0.5555", 0 }, { "gzip;q=1.000", 1 }, { "gzip;q=1.001", 0 },
+        /* issue 15 item 7: identity the client did not list */
+        { "br, gzip;q=0.8", 1 }, { "gzip;q=0.8, *;q=0.1", 1 },
+        { "gzip;q=0.1, *;q=0.8", 0 }, { "gzip;q=0.8, *;q=0.8", 1 },
+        { "gzip;q=0.5, identity", 0 }, { "gzip;q=0.5, identity;q=0.6", 0 },
+        { "gzip;q=0.7, identity;q=0.6, *;q=0.9", 1 },
+        { "*;q=0.2, br", 1 }, { "br;q=0.9, deflate", 0 },
         { ",,, ;;; ==", 0 }, { ",gzip,", 1 }, { "gzip;;", 1 },
         { "gzip;level=9", 1 }, { "gzip;level", 0 }, { "gzip/x", 0 },
         { "\"gzip\"", 0 }, { "gzipx", 0 }, { "gzi", 0 },
@@ -57,10 +73,38 @@ static void table(void)
         CHECK_INT(wants(t[i].ae, NULL, NULL), t[i].want);
     }
     CHECK_INT(wants(NULL, NULL, NULL), 0);        /* no header at all */
-    CHECK_INT(gzip_q("gzip;q=0.8"), 800);
-    CHECK_INT(gzip_q("gzip;q=0.05"), 50);
-    CHECK_INT(gzip_q("*;q=0.3"), 300);
-    CHECK_INT(gzip_q("br"), 0);
+    CHECK_INT(coding_q("gzip;q=0.8", PIB_CODING_GZIP), 800);
+    CHECK_INT(coding_q("gzip;q=0.05", PIB_CODING_GZIP), 50);
+    CHECK_INT(coding_q("*;q=0.3", PIB_CODING_GZIP), 300);
+    CHECK_INT(coding_q("*;q=0.3", PIB_CODING_IDENTITY), 300);
+    CHECK_INT(coding_q("br", PIB_CODING_GZIP), PIB_Q_UNSET);
+    CHECK_INT(coding_q("br", PIB_CODING_IDENTITY), PIB_Q_UNSET);
+    CHECK_INT(coding_q("x-gzip;q=0.2, gzip;q=0.1", PIB_CODING_GZIP), 200);
+    CHECK_INT(coding_q("identity;q=0, *", PIB_CODING_IDENTITY), 0);
+    CHECK_INT(coding_q("BR;q=0.4, *;q=0.9", PIB_CODING_BR), 400);
+    CHECK_INT(coding_q("zstd;q=0.25", PIB_CODING_ZSTD), 250);
+    CHECK_INT(coding_q("deflate", PIB_CODING_DEFLATE), 1000);
+    CHECK_INT(coding_q("zstd", PIB_CODING_COUNT), PIB_Q_UNSET);
+}
+
+/* The parser knows every coding; the server's offer decides what can be
+ * chosen: highest q, ties to the server's order (for zstd/br later). */
+static void choose_among(void)
+{
+    static const pib_coding zbg[] = { PIB_CODING_ZSTD, PIB_CODING_BR,
+                                      PIB_CODING_GZIP };
+    static const pib_coding gz[] = { PIB_CODING_GZIP };
+
+    CHECK_INT(choose("gzip, br", zbg, 3), PIB_CODING_BR);     /* tie */
+    CHECK_INT(choose("gzip, br, zstd", zbg, 3), PIB_CODING_ZSTD);
+    CHECK_INT(choose("gzip, br;q=0.9", zbg, 3), PIB_CODING_GZIP);
+    CHECK_INT(choose("br;q=0.5, *;q=0.6", zbg, 3), PIB_CODING_ZSTD);
+    CHECK_INT(choose("br;q=0.5, identity;q=0.6", zbg, 3),
+              PIB_CODING_IDENTITY);
+    CHECK_INT(choose("br", gz, 1), PIB_CODING_IDENTITY);
+    CHECK_INT(choose("*;q=0", zbg, 3), PIB_CODING_IDENTITY);
+    CHECK_INT(choose("gzip", zbg, 0), PIB_CODING_IDENTITY);   /* no offer */
+    CHECK_INT(choose("", gz, 1), PIB_CODING_IDENTITY);
 }
 
 /* Several Accept-Encoding lines are one list (haproxy#987). */
@@ -116,6 +160,7 @@ static void etag_unsuffix(void)
 void test_ae(void)
 {
     table();
+    choose_among();
     several_lines();
     etag_suffix();
     etag_unsuffix();
