@@ -310,3 +310,45 @@ int pib_etag_unsuffix_list(const char *in, char *out, size_t outsz)
     *out = '\0';
     return count;
 }
+
+/* The opaque part of the tag at p ("W/" skipped): *start, *len.  Returns
+ * the input after it, or NULL when p holds no quoted tag. */
+static const char *pib_tag_opaque(const char *p, const char **start,
+                                  size_t *len)
+{
+    const char *close;
+
+    if (p[0] == 'W' && p[1] == '/') {
+        p += 2;
+    }
+    if (*p != '"' || (close = strchr(p + 1, '"')) == NULL) {
+        return NULL;
+    }
+    *start = p + 1;
+    *len = (size_t)(close - p - 1);
+    return close + 1;
+}
+
+int pib_etag_in_list(const char *list, const char *etag)
+{
+    const char *want, *got, *p = list;
+    size_t wlen, glen;
+
+    if (list == NULL || etag == NULL
+        || pib_tag_opaque(etag, &want, &wlen) == NULL) {
+        return 0;
+    }
+    while (p != NULL && *p) {
+        while (pib_is_ows((unsigned char)*p) || *p == ',') {
+            p++;
+        }
+        if (*p == '\0') {
+            break;
+        }
+        p = pib_tag_opaque(p, &got, &glen);
+        if (p != NULL && glen == wlen && memcmp(got, want, wlen) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}

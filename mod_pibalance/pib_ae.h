@@ -76,4 +76,9 @@ int pib_etag_add_suffix(const char *etag, char *out, size_t outsz);
  * parse is copied as is. */
 int pib_etag_unsuffix_list(const char *in, char *out, size_t outsz);
 
+/* 1 when the If-None-Match list has an entity-tag equal to etag by the
+ * weak comparison (RFC 9110 8.8.3.2: "W/" ignored on both sides, opaque
+ * parts byte for byte).  "*" and NULL never match here. */
+int pib_etag_in_list(const char *list, const char *etag);
+
 #endif /* PIB_AE_H */

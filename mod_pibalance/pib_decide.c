@@ -10,7 +10,9 @@
  *   200    image/png         50000   -     gzip    type
  *   200    text/html         50000   br    gzip    encoded
  *   206    text/html         1000    -     gzip    range
- *   304    (none)            -1      -     gzip    compress (headers only)
+ *   304    (none), -gzip tag -1      -     any     compress (headers only)
+ *   304    (none), plain tag -1      -     gzip    type (no Vary)
+ *   304    image/png         -1      -     gzip    type (no Vary)
  *   204    -                 -       -     gzip    no_body
  *
  * The same table is tests/unit/test_decide.c.
@@ -139,13 +141,20 @@ pib_verdict pib_should_compress(const pib_resp *resp, const pib_policy *pol)
     if (pib_has_no_transform(resp->cache_control)) {
         return PIB_DEC_NO_TRANSFORM;
     }
-    if (!(not_modified && resp->content_type == NULL)
-        && !pib_type_listed(resp->content_type, pol->types, pol->ntypes)) {
+    if (not_modified && resp->content_type == NULL) {
+        if (!resp->inm_gzip) {
+            return PIB_DEC_TYPE;        /* unknown, never proven ours */
+        }
+    }
+    else if (!pib_type_listed(resp->content_type, pol->types, pol->ntypes)) {
         return PIB_DEC_TYPE;
     }
     if (!not_modified && resp->length >= 0
         && resp->length < pol->min_length) {
         return PIB_DEC_SMALL;
+    }
+    if (not_modified && resp->inm_gzip && !resp->inm_plain) {
+        return PIB_DEC_COMPRESS;        /* the gzip copy is still good */
     }
     if (!resp->client_gzip || resp->paused) {
         return PIB_DEC_VARY_ONLY;

@@ -33,6 +33,10 @@ typedef struct {
     long long length;              /* Content-Length, -1 when unknown */
     int client_gzip;               /* pib_ae_wants_gzip() and no no-gzip */
     int paused;                    /* adaptive: no new compression now */
+    /* A 304: the client's If-None-Match holds the response's ETag with
+     * our "-gzip" suffix (it holds the gzip copy), and without it. */
+    int inm_gzip;
+    int inm_plain;
 } pib_resp;
 
 /* The configured content types: a list of lower-case "type/subtype". */
@@ -44,8 +48,13 @@ typedef struct {
 
 /* The decision.  Checks, in order: body-less status (1xx, 204, 205; a 304
  * is judged like the 200 it stands for), subrequest, encoding, range,
- * no-transform, type (a 304 without Content-Type passes this check),
- * minimum length, then the client and the adaptive state. */
+ * no-transform, type, minimum length, then the client and the adaptive
+ * state.  A 304 of unknown type passes the type check only when the
+ * client revalidates our gzip copy (inm_gzip): that copy proves the type
+ * was compressed; otherwise it is left alone, no Vary (an image's 304
+ * must not vary).  A 304 revalidating the gzip copy alone (inm_gzip, not
+ * inm_plain) is COMPRESS whatever the client and the adaptive state: it
+ * confirms the copy the cache holds, whose ETag it must carry. */
 pib_verdict pib_should_compress(const pib_resp *resp, const pib_policy *pol);
 
 /* Inside a body held for one pass (known length `expect`), the node sent

@@ -69,6 +69,7 @@ typedef struct {
     apr_time_t paused_at;       /* a held body's pause began, or 0 */
     int broken;                 /* the body ended early */
     int trickled;               /* held, then streamed after a pause */
+    int inm_gzip;               /* a 304 for the client's gzip copy */
 } pib_fctx;
 
 /* ---- deciding ----------------------------------------------------------- */
@@ -132,8 +133,28 @@ static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
     return len;
 }
 
+/* Does the client's If-None-Match hold this 304's ETag with our suffix
+ * (*gz: it revalidates the gzip copy) or without it (*plain)? */
+static void pib_inm_holds(request_rec *r, int *gz, int *plain)
+{
+    const char *inm = pib_client_header(r, "If-None-Match");
+    const char *etag = apr_table_get(r->headers_out, "ETag");
+    apr_size_t n;
+    char *suffixed;
+
+    *gz = *plain = 0;
+    if (r->status != HTTP_NOT_MODIFIED || inm == NULL || etag == NULL) {
+        return;
+    }
+    n = strlen(etag) + sizeof(PIB_ETAG_SUFFIX) + 1;
+    suffixed = apr_palloc(r->pool, n);
+    *gz = pib_etag_add_suffix(etag, suffixed, n)
+          && pib_etag_in_list(inm, suffixed);
+    *plain = pib_etag_in_list(inm, etag);
+}
+
 static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
-                             apr_off_t length, int level)
+                             apr_off_t length, int level, pib_fctx *ctx)
 {
     const char *enc = pib_header_all(r, "Content-Encoding");
     pib_policy pol;
@@ -155,6 +176,8 @@ static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
     resp.client_gzip = pib_ae_wants_gzip(&ae)
                        && !apr_table_get(r->subprocess_env, "no-gzip");
     resp.paused = level == 0;
+    pib_inm_holds(r, &resp.inm_gzip, &resp.inm_plain);
+    ctx->inm_gzip = resp.inm_gzip;
     pol.types = (const char *const *)conf->types->elts;
     pol.ntypes = (size_t)conf->types->nelts;
     pol.min_length = conf->min_length;
@@ -177,14 +200,37 @@ static void pib_suffix_etag(request_rec *r)
     }
 }
 
+/* The node's digests describe its identity bytes: Content-Digest the
+ * content, Repr-Digest the representation (RFC 9530), whose content
+ * coding we change; Digest (RFC 3230) the instance, coding included;
+ * Content-MD5 the body.  None is true of a gzip body: they go. */
+static void pib_drop_digests(request_rec *r)
+{
+    static const char *const names[] = {
+        "Content-Digest", "Repr-Digest", "Digest", "Content-MD5"
+    };
+    size_t i;
+
+    for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        apr_table_unset(r->headers_out, names[i]);
+        apr_table_unset(r->err_headers_out, names[i]);
+    }
+}
+
 static void pib_set_gzip_headers(request_rec *r)
 {
     apr_table_unset(r->err_headers_out, "Content-Encoding");
     apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
     r->content_encoding = "gzip";
     apr_table_unset(r->headers_out, "Content-Length");
-    apr_table_unset(r->headers_out, "Content-MD5");
+    pib_drop_digests(r);
     pib_suffix_etag(r);
+    /* The gzip bytes differ with level, codec and flush points under one
+     * strong ETag: no range is ever cut from them.  The master's own
+     * byterange filter (after us) sees no Range, as mod_filter does for
+     * a filter declared byteranges=no. */
+    apr_table_setn(r->headers_out, "Accept-Ranges", "none");
+    apr_table_unset(r->err_headers_out, "Accept-Ranges");
 }
 
 static apr_status_t pib_codec_cleanup(void *data)
@@ -234,10 +280,11 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
 }
 
 /* Headers only (HEAD, 304): what the GET would carry. */
-static void pib_headers_only(request_rec *r)
+static void pib_headers_only(request_rec *r, const pib_fctx *ctx)
 {
     if (r->status == HTTP_NOT_MODIFIED) {
-        if (apr_table_get(r->notes, PIB_NOTE_UNSUFFIXED)) {
+        if (ctx->inm_gzip) {
+            pib_drop_digests(r);
             pib_suffix_etag(r);     /* the client holds the gzip copy */
         }
         return;
@@ -254,7 +301,7 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
     pib_verdict v;
 
     ctx->expect = pib_body_length(r, bb);
-    v = pib_judge(r, conf, ctx->expect, level);
+    v = pib_judge(r, conf, ctx->expect, level, ctx);
     apr_table_setn(r->notes, "pibalance-deflate", pib_verdict_name(v));
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "deflate: %s (status "
                   "%d, length %" APR_OFF_T_FMT ", level %d)",
@@ -267,13 +314,14 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
         return PIB_FS_PASS;
     }
     if (r->header_only || r->status == HTTP_NOT_MODIFIED) {
-        pib_headers_only(r);
+        pib_headers_only(r, ctx);
         return PIB_FS_PASS;
     }
     if (!pib_codec_start(r, ctx, conf, level)) {
         return PIB_FS_PASS;
     }
     pib_set_gzip_headers(r);
+    apr_table_unset(r->headers_in, "Range");    /* see pib_set_gzip_headers */
     return PIB_FS_COMPRESS;
 }
 

@@ -5,7 +5,9 @@
  * so removing Accept-Encoding there changes only what the node sees;
  * logs, mod_deflate and our own filter still read the client's header.
  * The same hook takes our "-gzip" off the entity-tags of If-None-Match
- * and If-Match, so the node can answer 304 / compare them.
+ * and If-Match, so the node can answer 304 / compare them, and drops a
+ * Range guarded by an If-Range date for a gzip client
+ * (pib_drop_date_range).
  *
  * Other members (ajp://, fcgi://, scgi://, uwsgi://, h2://): fixups does
  * not run.  Those handlers read r->headers_in itself (AJP request header,
@@ -67,11 +69,45 @@ static int pib_unsuffix(apr_pool_t *p, apr_table_t *t, const char *name)
     return changed;
 }
 
+static int pib_ae_cb(void *rec, const char *key, const char *val)
+{
+    (void)key;
+    pib_ae_feed(rec, val);
+    return 1;
+}
+
+/* If-Range with a date (not an entity-tag) cannot say whether the client
+ * holds the gzip copy or the identity one (both have the node's
+ * Last-Modified): a gzip client gets the whole body, never the node's
+ * identity bytes to splice onto gzip ones.  An If-Range with our "-gzip"
+ * tag is left as it is: the node cannot match it, so it sends the whole
+ * body too.  Returns 1 when Range was dropped from t. */
+static int pib_drop_date_range(request_rec *r, apr_table_t *t)
+{
+    const char *ir = apr_table_get(t, "If-Range");
+    pib_ae ae;
+
+    if (ir == NULL || apr_table_get(t, "Range") == NULL
+        || ir[0] == '"' || (ir[0] == 'W' && ir[1] == '/')
+        || apr_table_get(r->subprocess_env, "no-gzip")) {
+        return 0;
+    }
+    pib_ae_init(&ae);
+    apr_table_do(pib_ae_cb, &ae, t, "Accept-Encoding", NULL);
+    if (!pib_ae_wants_gzip(&ae)) {
+        return 0;
+    }
+    apr_table_unset(t, "Range");
+    apr_table_unset(t, "If-Range");
+    return 1;
+}
+
 /* Strips what the node must not see from headers t; notes in r. */
 static void pib_strip(request_rec *r, apr_table_t *t)
 {
     int n;
 
+    pib_drop_date_range(r, t);
     apr_table_unset(t, "Accept-Encoding");
     n = pib_unsuffix(r->pool, t, "If-None-Match");
     n += pib_unsuffix(r->pool, t, "If-Match");
@@ -135,7 +171,7 @@ static int pib_scheme_pre(request_rec *r, proxy_worker *worker,
         return DECLINED;            /* failover: already stripped */
     }
     apr_table_do(pib_keep_cb, k->kept, r->headers_in, "Accept-Encoding",
-                 "If-None-Match", "If-Match", NULL);
+                 "If-None-Match", "If-Match", "Range", "If-Range", NULL);
     apr_table_do(pib_keep_cb, k->kept, r->subprocess_env,
                  "HTTP_ACCEPT_ENCODING", NULL);
     pib_strip(r, r->headers_in);
@@ -156,8 +192,10 @@ static void pib_put_back(request_rec *r)
     }
     apr_table_unset(r->headers_in, "If-None-Match");
     apr_table_unset(r->headers_in, "If-Match");
+    apr_table_unset(r->headers_in, "Range");
+    apr_table_unset(r->headers_in, "If-Range");
     apr_table_do(pib_keep_cb, r->headers_in, k->kept, "Accept-Encoding",
-                 "If-None-Match", "If-Match", NULL);
+                 "If-None-Match", "If-Match", "Range", "If-Range", NULL);
     apr_table_do(pib_keep_cb, r->subprocess_env, k->kept,
                  "HTTP_ACCEPT_ENCODING", NULL);
     k->away = 0;
@@ -192,6 +230,14 @@ void pib_client_ae(request_rec *r, pib_ae *ae)
             pib_ae_feed(ae, e[i].val);
         }
     }
+}
+
+const char *pib_client_header(request_rec *r, const char *name)
+{
+    pib_kept *k = pib_kept_get(r, 0);
+
+    return apr_table_get((k != NULL && k->away) ? k->kept : r->headers_in,
+                         name);
 }
 
 void pib_upstream_register(apr_pool_t *p)

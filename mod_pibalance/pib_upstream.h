@@ -17,4 +17,8 @@ void pib_upstream_register(apr_pool_t *p);
  * member. */
 void pib_client_ae(request_rec *r, pib_ae *ae);
 
+/* The client's value of request header name (the first line), even while
+ * it is held back from an ajp:// or fcgi:// member; NULL when absent. */
+const char *pib_client_header(request_rec *r, const char *name);
+
 #endif /* PIB_UPSTREAM_H */

@@ -157,8 +157,24 @@ static void etag_unsuffix(void)
     CHECK_INT(pib_etag_unsuffix_list("\"a-gzip\"", out, 3), 0);
 }
 
+static void etag_in_list(void)
+{
+    CHECK_INT(pib_etag_in_list("\"a\"", "\"a\""), 1);
+    CHECK_INT(pib_etag_in_list("\"b\", W/\"a\"", "\"a\""), 1);
+    CHECK_INT(pib_etag_in_list(" \"x\" ,\"a-gzip\"", "\"a-gzip\""), 1);
+    CHECK_INT(pib_etag_in_list("\"a-gzip\"", "\"a\""), 0);
+    CHECK_INT(pib_etag_in_list("\"a\"", "W/\"a\""), 1);
+    CHECK_INT(pib_etag_in_list("*", "\"a\""), 0);
+    CHECK_INT(pib_etag_in_list("\"ab", "\"ab\""), 0);
+    CHECK_INT(pib_etag_in_list("garbage, \"a\"", "\"a\""), 0);
+    CHECK_INT(pib_etag_in_list(NULL, "\"a\""), 0);
+    CHECK_INT(pib_etag_in_list("\"a\"", NULL), 0);
+    CHECK_INT(pib_etag_in_list("\"a\"", "a"), 0);
+}
+
 void test_ae(void)
 {
+    etag_in_list();
     table();
     choose_among();
     several_lines();

@@ -6,7 +6,7 @@
 static pib_resp base(void)
 {
     pib_resp r = { 200, 0, "text/html; charset=UTF-8", NULL, NULL, NULL,
-                   50000, 1, 0 };
+                   50000, 1, 0, 0, 0 };
     return r;
 }
 
@@ -35,7 +35,12 @@ static void worked_table(void)
     r = base(); r.status = 206; r.content_range = "bytes 0-9/100";
     CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_RANGE);
     r = base(); r.status = 304; r.content_type = NULL; r.length = -1;
+    r.inm_gzip = 1;
     CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_COMPRESS);
+    r.inm_gzip = 0; r.inm_plain = 1;
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_TYPE);
+    r = base(); r.status = 304; r.content_type = "image/png"; r.length = -1;
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_TYPE);
     r = base(); r.status = 204;
     CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_NO_BODY);
 }
@@ -68,6 +73,22 @@ static void skip_rules(void)
     CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_TYPE);
     r.content_type = "text/css"; r.length = 10;
     CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_COMPRESS);
+    /* issue 15 item 9: a 304 for the gzip copy keeps it, whatever the
+     * client and the adaptive state; both copies: the one sent now */
+    r = base(); r.status = 304; r.content_type = NULL; r.inm_gzip = 1;
+    r.client_gzip = 0;
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_COMPRESS);
+    r.client_gzip = 1; r.paused = 1;
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_COMPRESS);
+    r.inm_plain = 1;
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_VARY_ONLY);
+    r.paused = 0;
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_COMPRESS);
+    r.content_type = "image/png";
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_TYPE);
+    r = base(); r.status = 304; r.content_type = NULL; r.inm_gzip = 1;
+    r.cache_control = "no-transform";
+    CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_NO_TRANSFORM);
     r = base(); r.content_encoding = "identity";
     CHECK_INT(pib_should_compress(&r, &pol), PIB_DEC_COMPRESS);
     r.content_encoding = "gzip";
