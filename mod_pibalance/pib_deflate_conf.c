@@ -33,6 +33,7 @@ void *pib_deflate_create_dir(apr_pool_t *p, char *dir)
     c->buffer = PIB_UNSET;
     c->min_length = PIB_UNSET;
     c->types = NULL;
+    c->resolved = 0;
     return c;
 }
 
@@ -63,6 +64,7 @@ static void pib_deflate_resolve(pib_deflate_conf *c,
             APR_ARRAY_PUSH(c->types, const char *) = pib_default_types[i];
         }
     }
+    c->resolved = 1;
 }
 
 void *pib_deflate_merge_dir(apr_pool_t *p, void *basev, void *addv)
@@ -79,14 +81,33 @@ const pib_deflate_conf *pib_deflate_conf_get(request_rec *r)
                                                &pibalance_module);
     pib_deflate_conf *unset, *done;
 
-    if (c == NULL || c->enabled != 1 || c->types != NULL) {
-        return c;                   /* off, or already merged */
+    if (c == NULL || c->resolved) {
+        return c;
     }
-    /* On in the server config and never merged: apply the defaults. */
+    /* Never merged (the main server's own configuration, when post_config
+     * did not see it): apply the defaults to a copy.  Deciding "merged"
+     * by any one field being set left the others UNSET when that field
+     * was set in the main server (PiBalanceDeflateTypes: zlib refused
+     * MemLevel -1, so nobody got gzip while the nodes got no
+     * Accept-Encoding). */
     unset = pib_deflate_create_dir(r->pool, NULL);
     done = apr_palloc(r->pool, sizeof(*done));
     pib_deflate_resolve(done, unset, c, r->pool);
     return done;
+}
+
+void pib_deflate_conf_fixup_main(server_rec *s)
+{
+    pib_deflate_conf *c = ap_get_module_config(s->lookup_defaults,
+                                               &pibalance_module);
+    apr_pool_t *p = s->process->pconf;
+    pib_deflate_conf done;
+
+    if (c == NULL || c->resolved) {
+        return;
+    }
+    pib_deflate_resolve(&done, pib_deflate_create_dir(p, NULL), c, p);
+    *c = done;
 }
 
 void pib_adapt_conf_reset(void)
@@ -110,6 +131,20 @@ const pib_adapt_conf *pib_adapt_conf_get(void)
 }
 
 /* ---- setters ------------------------------------------------------------ */
+
+/* httpd never walks <Directory> or <Files> for a proxied request (mod_proxy
+ * maps it to storage itself), so a PiBalanceDeflate directive there could
+ * never reach the upstream request: refused.  NULL when cmd is elsewhere. */
+static const char *pib_where_ok(cmd_parms *cmd)
+{
+    if (ap_check_cmd_context(cmd, NOT_IN_DIRECTORY | NOT_IN_FILES) == NULL) {
+        return NULL;
+    }
+    return apr_psprintf(cmd->pool, "%s: not allowed in <Directory> or "
+                        "<Files>, which httpd never applies to proxied "
+                        "requests; put it in the server, a <VirtualHost>, "
+                        "<Location> or <Proxy>", cmd->cmd->name);
+}
 
 /* A whole decimal number in [lo, hi], or an error naming the directive. */
 static const char *pib_set_range(cmd_parms *cmd, const char *arg, long lo,
@@ -135,9 +170,8 @@ static const char *pib_set_range(cmd_parms *cmd, const char *arg, long lo,
 
 static const char *pib_set_enabled(cmd_parms *cmd, void *dc, int on)
 {
-    (void)cmd;
     ((pib_deflate_conf *)dc)->enabled = on;
-    return NULL;
+    return pib_where_ok(cmd);
 }
 
 /* cmd->info: offset of an int field, with the range in the table below. */
@@ -158,7 +192,7 @@ static const char *pib_set_int(cmd_parms *cmd, void *dc, const char *arg)
             if (err == NULL) {
                 *(int *)((char *)dc + (size_t)cmd->info) = (int)v;
             }
-            return err;
+            return err ? err : pib_where_ok(cmd);
         }
     }
     return "internal error: unknown directive";
@@ -166,14 +200,18 @@ static const char *pib_set_int(cmd_parms *cmd, void *dc, const char *arg)
 
 static const char *pib_set_buffer(cmd_parms *cmd, void *dc, const char *arg)
 {
-    return pib_set_range(cmd, arg, 0, PIB_DEFLATE_BUFFER_MAX,
-                         &((pib_deflate_conf *)dc)->buffer);
+    const char *err = pib_set_range(cmd, arg, 0, PIB_DEFLATE_BUFFER_MAX,
+                                    &((pib_deflate_conf *)dc)->buffer);
+
+    return err ? err : pib_where_ok(cmd);
 }
 
 static const char *pib_set_minlen(cmd_parms *cmd, void *dc, const char *arg)
 {
-    return pib_set_range(cmd, arg, 0, PIB_DEFLATE_MINLEN_MAX,
-                         &((pib_deflate_conf *)dc)->min_length);
+    const char *err = pib_set_range(cmd, arg, 0, PIB_DEFLATE_MINLEN_MAX,
+                                    &((pib_deflate_conf *)dc)->min_length);
+
+    return err ? err : pib_where_ok(cmd);
 }
 
 /* "type/subtype" with token characters on both sides; stored lower-case. */
@@ -197,7 +235,7 @@ static const char *pib_set_types(cmd_parms *cmd, void *dcv, const char *arg)
     lc = apr_pstrdup(cmd->pool, arg);
     ap_str_tolower(lc);
     APR_ARRAY_PUSH(dc->types, const char *) = lc;
-    return NULL;
+    return pib_where_ok(cmd);
 }
 
 static const char *pib_set_adaptive(cmd_parms *cmd, void *dc, int argc,

@@ -26,6 +26,7 @@ typedef struct {
     long buffer;                /* PiBalanceDeflateBuffer */
     long min_length;            /* PiBalanceDeflateMinLength */
     apr_array_header_t *types;  /* PiBalanceDeflateTypes, const char * */
+    int resolved;               /* defaults applied (merged, or fixed up) */
 } pib_deflate_conf;
 
 void *pib_deflate_create_dir(apr_pool_t *p, char *dir);
@@ -33,6 +34,11 @@ void *pib_deflate_merge_dir(apr_pool_t *p, void *basev, void *addv);
 
 /* The merged configuration of a request (defaults applied). */
 const pib_deflate_conf *pib_deflate_conf_get(request_rec *r);
+
+/* Applies the defaults, in place, to the main server's own configuration,
+ * which httpd never merges: a request that no <Location> or <Proxy>
+ * matches uses it as it was read.  Called in post_config. */
+void pib_deflate_conf_fixup_main(server_rec *s);
 
 /* PiBalanceDeflateAdaptive: one per server (global). */
 const pib_adapt_conf *pib_adapt_conf_get(void);
