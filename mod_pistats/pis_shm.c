@@ -75,7 +75,11 @@ int pis_shm_inherited(server_rec *s, proxy_balancer *b)
     for (i = 0; mc != NULL && i < mc->balancers->nelts; i++) {
         proxy_balancer *mb = &APR_ARRAY_IDX(mc->balancers, i, proxy_balancer);
 
-        if (strcmp(mb->s->name, b->s->name) == 0) {
+        /* An inherited balancer is a copy of the main server's record,
+         * sharing its member list; a virtual host's own balancer of the
+         * same name (BalancerInherit Off) has a list of its own. */
+        if (mb->workers == b->workers
+            && strcmp(mb->s->name, b->s->name) == 0) {
             return 1;
         }
     }
