@@ -8,7 +8,7 @@
 set -eu
 
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
-      zlib1g-dev libdeflate-dev autoconf make gcc curl perl procps
+      zlib1g-dev libdeflate-dev autoconf make gcc curl perl procps openssl
       clang libclang-rt-14-dev"
 BENCH_PKGS="wrk haproxy nginx-light"
 

@@ -31,9 +31,22 @@ static proxy_server_conf *proxy_conf(server_rec *s)
     return m ? ap_get_module_config(s->module_config, m) : NULL;
 }
 
+/* Does a <Proxy> section's path name balancer `name`?  mod_proxy names
+ * a balancer by its URL up to the first slash after "balancer://", so
+ * <Proxy "balancer://x/"> is balancer://x. */
+static int section_names(const char *path, const char *name)
+{
+    apr_size_t n = strlen(name);
+
+    return strncasecmp(path, name, n) == 0
+           && (path[n] == '\0' || path[n] == '/');
+}
+
 /* The <Proxy "balancer://..."> section of b.  mod_proxy records it in
  * b->section_config only when the section line has parameters, so look
- * among the server's <Proxy> sections too. */
+ * among the server's <Proxy> sections too: from the last, since a
+ * virtual host's own sections follow the main server's, and a virtual
+ * host's balancer may have the name of a main-server one. */
 static ap_conf_vector_t *find_section(proxy_server_conf *pc,
                                       const proxy_balancer *b)
 {
@@ -43,13 +56,13 @@ static ap_conf_vector_t *find_section(proxy_server_conf *pc,
     if (b->section_config != NULL || m == NULL) {
         return b->section_config;
     }
-    for (i = 0; i < pc->sec_proxy->nelts; i++) {
+    for (i = pc->sec_proxy->nelts - 1; i >= 0; i--) {
         ap_conf_vector_t *v = APR_ARRAY_IDX(pc->sec_proxy, i,
                                             ap_conf_vector_t *);
         const proxy_dir_conf *d = ap_get_module_config(v, m);
 
         if (d != NULL && d->p != NULL && d->r == NULL
-            && strcasecmp(d->p, b->s->name) == 0) {
+            && section_names(d->p, b->s->name)) {
             return v;
         }
     }

@@ -5,6 +5,7 @@
 #include "apr_hash.h"
 #include "apr_shm.h"
 #include "apr_strings.h"
+#include "apr_thread_mutex.h"
 
 #include "pis_config.h"
 #include "pis_log.h"
@@ -17,6 +18,13 @@ APLOG_USE_MODULE(pistats);
 
 static pis_table *table;                   /* this generation's view */
 static apr_hash_t *index_by_worker;        /* per process, read-only */
+/* Members this process met after child_init (added at run time through
+ * balancer-manager): worker -> slot, under runtime_lock. */
+static apr_hash_t *runtime_index;
+static apr_pool_t *runtime_pool;
+#if APR_HAS_THREADS
+static apr_thread_mutex_t *runtime_lock;
+#endif
 static volatile int full_logged;
 
 pis_table *pis_shm_table(void)
@@ -67,7 +75,11 @@ int pis_shm_inherited(server_rec *s, proxy_balancer *b)
     for (i = 0; mc != NULL && i < mc->balancers->nelts; i++) {
         proxy_balancer *mb = &APR_ARRAY_IDX(mc->balancers, i, proxy_balancer);
 
-        if (strcmp(mb->s->name, b->s->name) == 0) {
+        /* An inherited balancer is a copy of the main server's record,
+         * sharing its member list; a virtual host's own balancer of the
+         * same name (BalancerInherit Off) has a list of its own. */
+        if (mb->workers == b->workers
+            && strcmp(mb->s->name, b->s->name) == 0) {
             return 1;
         }
     }
@@ -81,20 +93,39 @@ const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b)
     return apr_pstrcat(p, server_id(p, owner), "|", b->s->name, "|", NULL);
 }
 
+/* The key of a member, written into buf (PIS_KEY_BUF bytes): the one
+ * rule pis_shm_key() and the look-ups that may not allocate share. */
+#define PIS_KEY_BUF 1024
+static const char *key_into(char *buf, server_rec *s, proxy_balancer *b,
+                            proxy_worker *w)
+{
+    server_rec *owner = pis_shm_inherited(s, b) ? ap_server_conf : s;
+    apr_port_t port = owner->port;
+    apr_ssize_t len;
+
+    if (port == 0 && owner->addrs != NULL) {
+        port = owner->addrs->host_port;
+    }
+    len = (apr_ssize_t)apr_snprintf(buf, PIS_KEY_BUF, "%s:%u|%s|%s",
+                                    owner->server_hostname
+                                    ? owner->server_hostname : "",
+                                    (unsigned)port, b->s->name,
+                                    w->s->name_ex);
+    if (len >= PIS_KEY_MAX) {
+        /* too long for a slot: keep a prefix and a hash of the whole */
+        unsigned int h = apr_hashfunc_default(buf, &len);
+
+        apr_snprintf(buf + 200, PIS_KEY_BUF - 200, "#%08x", h);
+    }
+    return buf;
+}
+
 const char *pis_shm_key(apr_pool_t *p, server_rec *s, proxy_balancer *b,
                         proxy_worker *w)
 {
-    const char *key = apr_pstrcat(p, pis_shm_prefix(p, s, b), w->s->name_ex,
-                                  NULL);
-    apr_ssize_t len = (apr_ssize_t)strlen(key);
+    char buf[PIS_KEY_BUF];
 
-    if (len >= PIS_KEY_MAX) {
-        /* too long for a slot: keep a prefix and a hash of the whole */
-        unsigned int h = apr_hashfunc_default(key, &len);
-
-        key = apr_psprintf(p, "%.200s#%08x", key, h);
-    }
-    return key;
+    return apr_pstrdup(p, key_into(buf, s, b, w));
 }
 
 static pis_slot *slot_at(pis_table *t, unsigned i)
@@ -291,14 +322,51 @@ apr_status_t pis_shm_setup(apr_pool_t *pconf, server_rec *s,
 void pis_shm_child_init(apr_pool_t *pchild, server_rec *s)
 {
     index_by_worker = apr_hash_make(pchild);
+    runtime_index = apr_hash_make(pchild);
+    runtime_pool = pchild;
+#if APR_HAS_THREADS
+    if (apr_thread_mutex_create(&runtime_lock, APR_THREAD_MUTEX_DEFAULT,
+                                pchild) != APR_SUCCESS) {
+        runtime_lock = NULL;
+    }
+#endif
     if (table != NULL && ap_find_linked_module("mod_proxy.c") != NULL) {
         each_member(pchild, s, index_one, NULL);
     }
 }
 
+/* The run-time index: look w up, or (slot != NULL) remember its slot.
+ * Without the lock (no threads, or it could not be made) it is not used
+ * from threads other than the first: then the look-up is by key. */
+static pis_slot *runtime_get(proxy_worker *w, pis_slot *slot)
+{
+    pis_slot *found = NULL;
+
+#if APR_HAS_THREADS
+    if (runtime_lock == NULL
+        || apr_thread_mutex_lock(runtime_lock) != APR_SUCCESS) {
+        return NULL;
+    }
+#endif
+    if (runtime_index != NULL) {
+        found = apr_hash_get(runtime_index, &w, sizeof(w));
+        if (found == NULL && slot != NULL) {
+            apr_hash_set(runtime_index,
+                         apr_pmemdup(runtime_pool, &w, sizeof(w)),
+                         sizeof(w), slot);
+            found = slot;
+        }
+    }
+#if APR_HAS_THREADS
+    apr_thread_mutex_unlock(runtime_lock);
+#endif
+    return found;
+}
+
 pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
                        proxy_worker *w)
 {
+    char key[PIS_KEY_BUF];
     pis_slot *sl;
     int k;
 
@@ -311,12 +379,17 @@ pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
             return sl;
         }
     }
-    if (p == NULL) {
-        return NULL;                   /* callers that must not allocate */
+    sl = runtime_get(w, NULL);
+    if (sl != NULL) {
+        return sl;
     }
-    k = find_or_claim(table, pis_shm_key(p, s, b, w));
+    /* A member this process has not met yet.  Without a pool (the
+     * balancer's pick) only find the slot the probe or a request
+     * claimed; with one, claim it. */
+    key_into(key, s, b, w);
+    k = p == NULL ? find_key(table, key) : find_or_claim(table, key);
     if (k < 0) {
-        if (!full_logged) {
+        if (p != NULL && !full_logged) {
             full_logged = 1;
             ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10013)
                          "PiStatsMaxMembers %u reached: %s has no"
@@ -324,5 +397,7 @@ pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
         }
         return NULL;
     }
-    return slot_at(table, (unsigned)k);
+    sl = slot_at(table, (unsigned)k);
+    (void)runtime_get(w, sl);              /* remember it, if we can */
+    return sl;
 }
