@@ -28,10 +28,13 @@
  * - waits within 1% of each other, and idle members closer than that,
  *   are ties, broken by a smooth weighted round-robin over the effective
  *   weights (byrequests' bookkeeping), so sequential traffic shares in
- *   proportion to loadfactor x thermal x throttle x ramp.
+ *   proportion to loadfactor x thermal x throttle x ramp.  A member's
+ *   credit stays within +-(the gains of one pick): one that lost picks
+ *   for a long time (drained) comes back with at most one extra win.
  * Expected waits are compared by cross-multiplying, never dividing.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,6 +221,27 @@ double pib_median_estimate(const pib_cand *c, size_t n)
     return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2.0;
 }
 
+/* credit + gain, saturating (a credit read back from lbstatus may be
+ * anything: another method wrote it, or an old bug). */
+static int credit_add(int credit, int gain)
+{
+    return credit > INT_MAX - gain ? INT_MAX : credit + gain;
+}
+
+/* The credit kept within [-total, total], total being the gains of one
+ * pick.  The round robin's credits never leave that range while every
+ * member takes part; only one that keeps losing (drained for heat, capped,
+ * slower) would go past it, and then it would win every tie, slow start
+ * or not, for as long as it had lost once it came back (and overflow
+ * after ~215,000 lost picks at loadfactor 100).  Bounded, it wins at most
+ * one extra pick, then shares by its (ramped) weight. */
+static int credit_bound(int credit, long total)
+{
+    long t = total > INT_MAX ? INT_MAX : total;
+
+    return credit > t ? (int)t : credit < -t ? (int)-t : credit;
+}
+
 size_t pib_choose(pib_cand *c, size_t n)
 {
     double median = pib_median_estimate(c, n);
@@ -237,8 +261,11 @@ size_t pib_choose(pib_cand *c, size_t n)
             c[i].weight = 0.01;
         }
         gain = gain < 1 ? 1 : gain;
-        c[i].credit += gain;
+        c[i].credit = credit_add(c[i].credit, gain);
         total += gain;
+    }
+    for (i = 0; i < n; i++) {
+        c[i].credit = credit_bound(c[i].credit, total);
     }
     for (i = 1; i < n; i++) {
         if (pib_better(&c[i], &c[best])) {

@@ -106,8 +106,10 @@ double pib_median_estimate(const pib_cand *c, size_t n);
  * capped: one whose cap is not cooling it, else the least over its cap),
  * compares expected waits, and breaks ties with the smooth weighted
  * round-robin credit, which it updates (every candidate gains its weight
- * in percent, the winner pays back the total).  Returns the index of the
- * winner.  Allocates nothing. */
+ * in percent, the winner pays back the total; each credit is kept within
+ * +-that total, so a member that lost picks for any length of time, e.g.
+ * drained, comes back with at most one extra win).  Returns the index of
+ * the winner.  Allocates nothing. */
 size_t pib_choose(pib_cand *c, size_t n);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */

@@ -1,5 +1,6 @@
 /* test_score.c -- lbmethod "pi": expected wait, heat, throttle, slow
  * start, the all-hot fallback, and no starvation after a slowdown. */
+#include <limits.h>
 #include <math.h>
 
 #include "unit.h"
@@ -273,6 +274,83 @@ static void no_starvation(void)
     CHECK(retried_at > 0 && retried_at < 60000);
 }
 
+/* The tie-break credit is bounded (issue 15, item 3): a member drained
+ * for 300,000 picks at loadfactor 100 (once ~215,000 overflowed the int)
+ * comes back with at most one extra win, and then shares by its ramped
+ * weight: slow start holds after a drain of any length. */
+static void credit_bound(void)
+{
+    pib_cand c[3];
+    int credit[3] = { 0, 0, 0 }, won_c = 0, lo = 0, hi = 0;
+    long i, total = 10000 + 10000 + 1000;
+    size_t k;
+
+    for (i = 0; i < 300000; i++) {
+        c[0] = cand(0, 1, 100);
+        c[1] = cand(0, 1, 100);
+        c[2] = cand(0, 1, 100 * 0.1);  /* at the thermal floor, drained */
+        c[2].drained = 1;
+        for (k = 0; k < 3; k++) {
+            c[k].credit = credit[k];
+        }
+        won_c += pib_choose(c, 3) == 2;
+        for (k = 0; k < 3; k++) {
+            credit[k] = c[k].credit;
+            lo = credit[k] < lo ? credit[k] : lo;
+            hi = credit[k] > hi ? credit[k] : hi;
+        }
+    }
+    CHECK_INT(won_c, 0);               /* drained: never picked */
+    won_c = 0;
+    CHECK(credit[2] > 0 && credit[2] <= total);
+    CHECK(hi <= total && lo >= -2 * total);
+    /* Re-admitted at 10% (slow start): 1,000 of 21,000 per pick, so 1 in
+     * 21 picks, plus at most the one extra win. */
+    total = 10000 + 10000 + 1000;
+    for (i = 0; i < 42; i++) {
+        c[0] = cand(0, 1, 100);
+        c[1] = cand(0, 1, 100);
+        c[2] = cand(0, 1, 10);
+        for (k = 0; k < 3; k++) {
+            c[k].credit = credit[k];
+        }
+        won_c += pib_choose(c, 3) == 2;
+        for (k = 0; k < 3; k++) {
+            credit[k] = c[k].credit;
+        }
+    }
+    CHECK(won_c >= 2 && won_c <= 3);
+    /* A credit read back from anywhere (lbstatus) cannot overflow. */
+    c[0] = cand(0, 1, 100);
+    c[1] = cand(0, 1, 1);
+    c[0].credit = INT_MAX;
+    c[1].credit = -INT_MAX;
+    CHECK_INT(pib_choose(c, 2), 0);
+    CHECK(c[0].credit <= 0 && c[0].credit >= -10100);
+    CHECK_INT(c[1].credit, -10100);
+}
+
+/* The bound changes nothing while every member takes part: weights
+ * 1:2:7 share exactly 1:2:7 over 1,000 picks, credits within +-1,000. */
+static void credit_bound_fair(void)
+{
+    pib_cand c[3];
+    int n[3] = { 0, 0, 0 }, i, out = 0;
+
+    c[0] = cand(0, 1, 1);
+    c[1] = cand(0, 1, 2);
+    c[2] = cand(0, 1, 7);
+    for (i = 0; i < 1000; i++) {
+        c[0].est_us = c[1].est_us = c[2].est_us = 1000;
+        n[pib_choose(c, 3)]++;
+        out += c[0].credit < -1000 || c[0].credit > 1000;
+    }
+    CHECK_INT(out, 0);
+    CHECK_INT(n[0], 100);
+    CHECK_INT(n[1], 200);
+    CHECK_INT(n[2], 700);
+}
+
 static void parse_numbers(void)
 {
     double v = -1;
@@ -309,4 +387,6 @@ void test_score(void)
     capped_all();
     idle_shares();
     no_starvation();
+    credit_bound();
+    credit_bound_fair();
 }
