@@ -9,7 +9,7 @@ set -eu
 
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
       zlib1g-dev libdeflate-dev autoconf make gcc curl perl procps openssl
-      clang libclang-rt-14-dev"
+      clang libclang-rt-14-dev prometheus"
 BENCH_PKGS="wrk haproxy nginx-light"
 
 case "${1:-}" in

@@ -5,30 +5,36 @@
  *
  *   family                                 | type      | labels
  *   ---------------------------------------+-----------+----------------
- *   pistats_requests_total                 | counter   | member
- *   pistats_responses_total                | counter   | member, class
- *   pistats_proxy_errors_total             | counter   | member
- *   pistats_received_bytes_total           | counter   | member
- *   pistats_sent_bytes_total               | counter   | member
- *   pistats_inflight_requests              | gauge     | member
- *   pistats_request_rate                   | gauge     | member, window
- *   pistats_response_time_seconds          | histogram | member, le
- *   pistats_response_time_percentile_seconds gauge     | member, percentile
- *   pistats_response_time_ewma_seconds     | gauge     | member
+ *   pistats_member_requests_total          | counter   | member
+ *   pistats_member_http_responses_total    | counter   | member, code
+ *   pistats_member_proxy_errors_total      | counter   | member
+ *   pistats_member_received_bytes_total    | counter   | member
+ *   pistats_member_sent_bytes_total        | counter   | member
+ *   pistats_member_inflight_requests       | gauge     | member
+ *   pistats_member_request_rate            | gauge     | member, window
+ *   pistats_member_response_time_seconds   | histogram | member, le
+ *   pistats_member_response_time_percentile_seconds
+ *                                          | gauge     | member, percentile
+ *   pistats_member_response_time_ewma_seconds  gauge   | member
  *   pistats_member_lbfactor, _weight, _usable  gauge   | member
- *   pistats_telemetry_age_seconds, _stale  | gauge     | member
- *   pistats_node_temperature_celsius, _throttled_bits, _throttled,
+ *   pistats_member_telemetry_age_seconds, _stale gauge | member
+ *   pistats_node_info                      | gauge     | [member,] node
+ *   pistats_node_temperature_celsius, _throttled_flags, _throttled,
  *   _load1, _cpus, _memory_available_bytes, _uptime_seconds
- *                                          | gauge     | node; member
+ *                                          | gauge     | [member]
  *   pistats_server_uptime_seconds          | gauge     | -
  *   pistats_deflate_responses_total        | counter   | codec
  *   pistats_deflate_trickled_total, _compressor_waits_total
  *                                          | counter   | -
  *
- * "member" is balancer="balancer://x",worker="http://..." plus
- * node="<telemetry Node>" when the node named itself.  The server's own
- * node_* samples carry only node="...".  A sample whose value is unknown
- * is left out, never written as 0.
+ * "member" is balancer="balancer://x",member="http://..." (the scope and
+ * server labels of HAProxy's exporter, the balancer/worker pair of
+ * apache_exporter).  The name a node gives itself is no label of any
+ * other series: it may change, and a series' labels must not (a renamed
+ * node would split its _total series); pistats_node_info{...,node} 1
+ * carries it, to join on.  pistats_node_* without labels is this server
+ * itself.  A sample whose value is unknown is left out, never written
+ * as 0.
  *
  * The histogram exports every 8th bucket edge of pis_hist (1 ms, 2.154,
  * 4.642, 10 ms ... 100 s): 3 per decade.  Those are real bucket edges,
@@ -219,33 +225,33 @@ static const char *const pis_pcts[] = { "50", "95", "99" };
 
 /* Before the histogram. */
 static const pis_family pis_traffic[] = {
-    { "pistats_requests_total", "counter",
+    { "pistats_member_requests_total", "counter",
       "Requests the member finished.", NULL, NULL, 1, get_requests, NULL },
-    { "pistats_responses_total", "counter",
+    { "pistats_member_http_responses_total", "counter",
       "Responses from the member by status class.",
-      "class", pis_classes, 5, get_class, NULL },
-    { "pistats_proxy_errors_total", "counter",
+      "code", pis_classes, 5, get_class, NULL },
+    { "pistats_member_proxy_errors_total", "counter",
       "502, 503 and 504 responses made by the proxy itself.",
       NULL, NULL, 1, get_perr, NULL },
-    { "pistats_received_bytes_total", "counter",
+    { "pistats_member_received_bytes_total", "counter",
       "Body bytes received from the member.", NULL, NULL, 1, get_bin, NULL },
-    { "pistats_sent_bytes_total", "counter",
+    { "pistats_member_sent_bytes_total", "counter",
       "Body bytes sent to clients (after compression).",
       NULL, NULL, 1, get_bout, NULL },
-    { "pistats_inflight_requests", "gauge",
+    { "pistats_member_inflight_requests", "gauge",
       "Requests in flight to the member.", NULL, NULL, 1, get_inflight,
       NULL },
-    { "pistats_request_rate", "gauge",
+    { "pistats_member_request_rate", "gauge",
       "Requests per second over the window.",
       "window", pis_windows, 3, get_rate, NULL },
 };
 
 /* After the histogram. */
 static const pis_family pis_state[] = {
-    { "pistats_response_time_percentile_seconds", "gauge",
+    { "pistats_member_response_time_percentile_seconds", "gauge",
       "Response time percentile over the last minute.",
       "percentile", pis_pcts, 3, get_pct, NULL },
-    { "pistats_response_time_ewma_seconds", "gauge",
+    { "pistats_member_response_time_ewma_seconds", "gauge",
       "Moving average (EWMA) of the response time.",
       NULL, NULL, 1, get_ewma, NULL },
     { "pistats_member_lbfactor", "gauge",
@@ -256,14 +262,14 @@ static const pis_family pis_state[] = {
     { "pistats_member_usable", "gauge",
       "1 when mod_proxy may send requests to the member.",
       NULL, NULL, 1, get_usable, NULL },
-    { "pistats_telemetry_age_seconds", "gauge",
+    { "pistats_member_telemetry_age_seconds", "gauge",
       "Age of the member's node telemetry.", NULL, NULL, 1, get_age, NULL },
-    { "pistats_telemetry_stale", "gauge",
+    { "pistats_member_telemetry_stale", "gauge",
       "1 when the node telemetry is older than three probe intervals.",
       NULL, NULL, 1, get_stale, NULL },
     { "pistats_node_temperature_celsius", "gauge",
       "Hottest thermal zone of the node.", NULL, NULL, 1, NULL, get_temp },
-    { "pistats_node_throttled_bits", "gauge",
+    { "pistats_node_throttled_flags", "gauge",
       "Firmware throttle bits (get_throttled).",
       NULL, NULL, 1, NULL, get_tbits },
     { "pistats_node_throttled", "gauge",
@@ -297,19 +303,15 @@ static void label(pis_out *o, int *n, const char *k, const char *v)
     (*n)++;
 }
 
-/* "{balancer=..,worker=..,node=..,xk=xv}"; b == NULL: the server. */
+/* "{balancer=..,member=..,xk=xv}"; b == NULL: the server itself. */
 static void labels(pis_out *o, const pis_balancer_snap *b,
-                   const pis_member_snap *m, const char *node,
-                   const char *xk, const char *xv)
+                   const pis_member_snap *m, const char *xk, const char *xv)
 {
     int n = 0;
 
     if (b != NULL) {
         label(o, &n, "balancer", b->name ? b->name : "");
-        label(o, &n, "worker", m->name ? m->name : "");
-    }
-    if (node != NULL && node[0]) {
-        label(o, &n, "node", node);
+        label(o, &n, "member", m->name ? m->name : "");
     }
     if (xk != NULL) {
         label(o, &n, xk, xv);
@@ -332,13 +334,13 @@ static void value(pis_out *o, const pis_pval *v)
 
 static void sample(pis_out *o, const pis_family *f, const pis_pval *v,
                    const pis_balancer_snap *b, const pis_member_snap *m,
-                   const char *node, unsigned i)
+                   unsigned i)
 {
     if (!v->known) {
         return;
     }
     pis_put(o, f->name);
-    labels(o, b, m, node, f->xlabel, f->xlabel ? f->xvals[i] : NULL);
+    labels(o, b, m, f->xlabel, f->xlabel ? f->xvals[i] : NULL);
     value(o, v);
 }
 
@@ -356,7 +358,7 @@ static void member_samples(pis_out *o, const pis_family *f,
         else {
             f->tget(&m->tel, &v);
         }
-        sample(o, f, &v, b, m, m->tel.node, i);
+        sample(o, f, &v, b, m, i);
     }
 }
 
@@ -370,7 +372,7 @@ static void families(pis_out *o, const pis_snap *s, const pis_family *f,
         header(o, f->name, f->type, f->help);
         if (f->tget != NULL) {
             f->tget(&s->self, &v);
-            sample(o, f, &v, NULL, NULL, s->self.node, 0);
+            sample(o, f, &v, NULL, NULL, 0);
         }
         for (i = 0; i < s->nbalancers; i++) {
             const pis_balancer_snap *b = &s->balancers[i];
@@ -386,8 +388,8 @@ static void families(pis_out *o, const pis_snap *s, const pis_family *f,
 static void bucket(pis_out *o, const pis_balancer_snap *b,
                    const pis_member_snap *m, const char *le, uint64_t n)
 {
-    pis_put(o, "pistats_response_time_seconds_bucket");
-    labels(o, b, m, m->tel.node, "le", le);
+    pis_put(o, "pistats_member_response_time_seconds_bucket");
+    labels(o, b, m, "le", le);
     pis_putf(o, "%" PRIu64 "\n", n);
 }
 
@@ -413,11 +415,11 @@ static void histogram(pis_out *o, const pis_balancer_snap *b,
     if (!sum.known) {
         set_d(&sum, 0, 1);              /* a sum must be there */
     }
-    pis_put(o, "pistats_response_time_seconds_sum");
-    labels(o, b, m, m->tel.node, NULL, NULL);
+    pis_put(o, "pistats_member_response_time_seconds_sum");
+    labels(o, b, m, NULL, NULL);
     value(o, &sum);
-    pis_put(o, "pistats_response_time_seconds_count");
-    labels(o, b, m, m->tel.node, NULL, NULL);
+    pis_put(o, "pistats_member_response_time_seconds_count");
+    labels(o, b, m, NULL, NULL);
     pis_putf(o, "%" PRIu64 "\n", cum);
 }
 
@@ -425,13 +427,41 @@ static void histograms(pis_out *o, const pis_snap *s)
 {
     unsigned i, j;
 
-    header(o, "pistats_response_time_seconds", "histogram",
+    header(o, "pistats_member_response_time_seconds", "histogram",
            "Response time of the member (all time).");
     for (i = 0; i < s->nbalancers; i++) {
         const pis_balancer_snap *b = &s->balancers[i];
 
         for (j = 0; j < b->nmembers; j++) {
             histogram(o, b, &b->members[j]);
+        }
+    }
+}
+
+/* pistats_node_info: the names nodes give themselves (telemetry
+ * "Node"), the only series that carries them. */
+static void node_info(pis_out *o, const pis_snap *s)
+{
+    unsigned i, j;
+
+    header(o, "pistats_node_info", "gauge",
+           "The name the node gives itself; 1.");
+    if (s->self.node[0]) {
+        pis_put(o, "pistats_node_info");
+        labels(o, NULL, NULL, "node", s->self.node);
+        pis_put(o, "1\n");
+    }
+    for (i = 0; i < s->nbalancers; i++) {
+        const pis_balancer_snap *b = &s->balancers[i];
+
+        for (j = 0; j < b->nmembers; j++) {
+            const pis_member_snap *m = &b->members[j];
+
+            if (m->tel.node[0]) {
+                pis_put(o, "pistats_node_info");
+                labels(o, b, m, "node", m->tel.node);
+                pis_put(o, "1\n");
+            }
         }
     }
 }
@@ -460,6 +490,7 @@ void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
 {
     families(o, snap, pis_traffic, PIS_NELTS(pis_traffic));
     histograms(o, snap);
+    node_info(o, snap);
     families(o, snap, pis_state, PIS_NELTS(pis_state));
     header(o, "pistats_server_uptime_seconds", "gauge",
            "Seconds since the server started.");

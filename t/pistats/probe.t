@@ -93,9 +93,9 @@ my @bad = grep { !/^[^:\n]+: / } split /\n/, $auto;
 ok t_cmp(scalar(@bad), 0, '?auto: every line is "Key: value"');
 ok t_cmp($auto =~ /\]Node: \Q$evil\E$/m ? 1 : 0, 1, '?auto: name on its line');
 my $prom = GET_BODY('/pi-status?prometheus');
-ok t_cmp($prom =~ /node="<script>alert\(1\)<\/script>\\"'&\\\\"/ ? 1 : 0, 1,
+ok t_cmp($prom =~ /^pistats_node_info\{[^\n]*node="<script>alert\(1\)<\/script>\\"'&\\\\"\} 1$/m ? 1 : 0, 1,
          'Prometheus: label value escaped');
-ok t_cmp($prom =~ /^pistats_node_temperature_celsius\{[^}]*node="node1"[^}]*\} 48\.3$/m
+ok t_cmp($prom =~ /^pistats_node_temperature_celsius\{balancer="\Q$B\E",member="http:\/\/127\.0\.0\.1:$port{node1}"\} 48\.3$/m
          ? 1 : 0, 1, 'Prometheus: node1 temperature');
 
 # The master probed by another master: its ?auto starts with the contract.

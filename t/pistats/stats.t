@@ -122,7 +122,7 @@ ok t_cmp(join(' ', grep { !$help{$_} } sort keys %type), '',
          'every family has HELP');
 ok t_cmp(join(' ', grep { $type{$_} eq 'counter' && !/_total$/ } sort keys %type),
          '', 'counters end in _total');
-ok t_cmp(($type{pistats_response_time_seconds} // ''), 'histogram',
+ok t_cmp(($type{pistats_member_response_time_seconds} // ''), 'histogram',
          'response time is a histogram');
 my $hist_ok = 1;
 for my $k (grep { !/#count$/ } keys %series) {
@@ -133,8 +133,8 @@ for my $k (grep { !/#count$/ } keys %series) {
 }
 ok t_cmp($hist_ok && keys(%series) > 0 ? 1 : 0, 1,
          'buckets rise to +Inf, which equals _count');
-ok t_cmp($prom =~ /^pistats_requests_total\{balancer="balancer:\/\/stats",worker="http:\/\/127\.0\.0\.1:$port{node1}"/m ? 1 : 0,
-         1, 'balancer and worker labels');
+ok t_cmp($prom =~ /^pistats_member_requests_total\{balancer="balancer:\/\/stats",member="http:\/\/127\.0\.0\.1:$port{node1}"\} /m ? 1 : 0,
+         1, 'balancer and member labels');
 
 # HTML: plots for each member, self-contained.
 my $html = GET_BODY('/pi-status');
