@@ -183,13 +183,15 @@ for m in pibalance_module pistats_module; do
     grep -q " $m (shared)" "$work/step.log" || fail "apache2 -M lacks $m"
 done
 httpd -k start > "$work/step.log" 2>&1 || fail "apache2 -k start"
+up=""
 for i in $(seq 1 300); do               # up to 30 s to answer
     [ -s "$work/httpd.pid" ] && pid=$(cat "$work/httpd.pid") &&
-        curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/" && break
+        curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/" &&
+        up=1 && break
     sleep 0.1
 done
-[ -n "$pid" ] || { cp "$work/error_log" "$work/step.log" 2>/dev/null;
-                   fail "httpd did not start on 127.0.0.1:$port"; }
+[ -n "$up" ] || { cp "$work/error_log" "$work/step.log" 2>/dev/null;
+                  fail "httpd did not answer on 127.0.0.1:$port in 30 s"; }
 pass "httpd up on 127.0.0.1:$port with the installed modules (pid $pid)"
 
 # 5. The installed modules at work: lbmethod=pi and the deflate offload on
