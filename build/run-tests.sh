@@ -35,6 +35,8 @@ make -s all
 
 log "C unit tests (make check)"
 make -s check
+log "the README's install path: make install, a2enmod, apache2ctl -t, /pi-status (build/install-test.sh)"
+build/install-test.sh
 log "libFuzzer targets, 20 s each (fuzz/run.sh --ci)"; fuzz/run.sh --ci
 
 # The suite under each MPM: per-member statistics must be right across

@@ -81,6 +81,9 @@ fi
 
 mode=asan
 [ "${1:-}" = "--valgrind" ] && mode=valgrind && shift
+if [ $mode = valgrind ] && ! command -v valgrind >/dev/null; then
+    "$top/build/setup-deps.sh" valgrind || exit 1     # make valgrind
+fi
 # Further arguments go to t/TEST (e.g. -verbose t/pistats/restart.t).
 stage=${PIB_SANITIZE_DIR:-/var/tmp/pib-sanitize}-$mode
 out=$stage/reports

@@ -5,6 +5,7 @@
 # present.  Must run as root (it calls apt-get).  Usage:
 #   build/setup-deps.sh            build + test dependencies
 #   build/setup-deps.sh bench      also the benchmark peers (wrk, haproxy, nginx)
+#   build/setup-deps.sh valgrind   also valgrind (make valgrind)
 set -eu
 
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
@@ -14,8 +15,9 @@ BENCH_PKGS="wrk haproxy nginx-light"
 
 case "${1:-}" in
     bench) PKGS="$PKGS $BENCH_PKGS" ;;
+    valgrind) PKGS="$PKGS valgrind" ;;
     "") ;;
-    *) echo "usage: $0 [bench]" >&2; exit 2 ;;
+    *) echo "usage: $0 [bench|valgrind]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -30,6 +30,7 @@
 #include "pib_log.h"
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
+#include "pib_proxyhook.h"
 #include "pib_req.h"
 
 APLOG_USE_MODULE(pibalance);
@@ -247,8 +248,7 @@ void pib_upstream_register(apr_pool_t *p)
                       APR_HOOK_MIDDLE);
     APR_OPTIONAL_HOOK(proxy, request_status, pib_request_status, NULL,
                       NULL, APR_HOOK_REALLY_FIRST);
-    proxy_hook_scheme_handler(pib_scheme_pre, NULL, NULL,
-                              APR_HOOK_REALLY_FIRST);
+    pib_proxyhook_scheme(pib_scheme_pre, APR_HOOK_REALLY_FIRST);
     ap_hook_log_transaction(pib_log_first, NULL, NULL,
                             APR_HOOK_REALLY_FIRST);
 }

@@ -49,8 +49,11 @@ double pis_hist_quantile(const uint64_t *counts, unsigned nbuckets,
     if (total == 0) {
         return -1;
     }
-    /* the smallest value with at least q of the samples at or below it */
-    rank = (uint64_t)ceil(q * (double)total);
+    /* the smallest value with at least q of the samples at or below it:
+     * rank = ceil(q * total), with q * total taken a hair low, since q is
+     * a binary fraction near a decimal one (0.07 * 100 is 7.000000000000001
+     * in double: rank 8 instead of 7, tests/unit/test_hist.c) */
+    rank = (uint64_t)ceil(q * (double)total * (1.0 - 1e-12));
     if (rank < 1) {
         rank = 1;
     }

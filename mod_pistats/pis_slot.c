@@ -68,19 +68,26 @@ static pis_win *window(pis_slot *s, uint32_t sec)
 }
 
 /* Time-decayed EWMA: the weight of a sample is 1 - e^(-dt/tau), at least
- * 1/20 so that bursts (dt ~ 0) still move it. */
+ * 1/20 so that bursts (dt ~ 0) still move it.  dt is taken on a wrapping
+ * millisecond clock; a clock behind the last stamp (another thread read
+ * the clock later but updated first, or the stamp of a sample at ms 0 is
+ * 1) is dt 0, not 49.7 days: such a sample must not replace the mean. */
 static void ewma_update(pis_slot *s, uint32_t now_ms, uint32_t us)
 {
     uint32_t old = LOAD(&s->ewma_us), next;
     uint32_t last = LOAD(&s->ewma_ms);
+    uint32_t dt = now_ms - last;
     double w;
     int tries = 0;
 
+    if (dt > 0x7fffffffU) {
+        dt = 0;
+    }
     if (old == 0 && last == 0) {
         w = 1.0;
     }
     else {
-        w = 1.0 - exp(-(double)(uint32_t)(now_ms - last) / PIS_EWMA_TAU_MS);
+        w = 1.0 - exp(-(double)dt / PIS_EWMA_TAU_MS);
         if (w < 0.05) {
             w = 0.05;
         }

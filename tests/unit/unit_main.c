@@ -24,6 +24,8 @@ int main(void)
     test_decide();
     test_codec();
     test_adapt();
+    test_slot();
+    test_hist();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
