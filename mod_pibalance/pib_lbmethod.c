@@ -18,8 +18,16 @@
  * request picked then is still in flight, whichever child holds it; no
  * in-flight count is needed (mod_proxy's busy is not exact across
  * prefork children).  A mark older than the member's timeout and a
- * second is dropped: a child that died left it, or a long response
- * (a download, an upload, a tunnel) has held it that long.
+ * second is dropped: a child that died left it.
+ *
+ * Samples: an attempt's response time is taken when the node's response
+ * headers come (a filter sees the response's first brigade; for a 101,
+ * which bypasses the request's filters, a connection filter), which also
+ * clears the silence mark: a download, a stream or a tunnel that lasts
+ * minutes is a sample of milliseconds.  Without an answer, the sample is
+ * taken when mod_proxy is done (request_status): a failure unless the
+ * node's status was answered (ProxyErrorOverride's "proxy-error-override"
+ * note says so).
  *
  * Cost: the finder runs under the balancer's thread mutex (taken by
  * mod_proxy_balancer), is O(members), allocates nothing and never blocks:
@@ -30,6 +38,7 @@
 #include "httpd.h"
 #include "http_config.h"
 #include "http_log.h"
+#include "util_filter.h"
 #include "mod_proxy.h"
 
 #include "pib_lbconf.h"
@@ -256,6 +265,8 @@ typedef struct {
     apr_time_t start;
     double decay_s;
     const server_rec *s;       /* for the member's timeout */
+    int answered;              /* its sample is taken (headers came) */
+    int stamping;              /* the stamp filters are in place */
 } pib_attempt;
 
 /* The timeout mod_proxy gives member w: its timeout=, else ProxyTimeout,
@@ -319,6 +330,73 @@ static pib_attempt *attempt_of(request_rec *r)
         q->attempt = apr_pcalloc(r->pool, sizeof(pib_attempt));
     }
     return q->attempt;
+}
+
+/* The node started answering: the attempt's sample is the time to its
+ * response headers, whatever its body, a stream or a tunnel takes after
+ * (docs/lbmethod-pi.md, "samples").  Once an attempt. */
+static void answered(pib_attempt *a)
+{
+    if (a != NULL && a->w != NULL && !a->answered) {
+        a->answered = 1;
+        record(a, 0);
+    }
+}
+
+#define PIB_ANSWER_FILTER  "PIB_ANSWERED"
+#define PIB_ANSWER_CFILTER "PIB_ANSWERED_CONN"
+static ap_filter_rec_t *answer_filter, *answer_cfilter;
+
+/* First in the request's output: the response's first brigade passes
+ * here as soon as mod_proxy has read the node's headers (mod_proxy_http
+ * flushes at once when no body is there yet), and a HEAD, 204 or 304
+ * passes its lone EOS.  Then it steps out of the way. */
+static apr_status_t answer_filter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    answered(f->ctx);
+    ap_remove_output_filter(f);
+    return ap_pass_brigade(f->next, bb);
+}
+
+/* On the client connection, for a request asking for an upgrade: a 101
+ * (and the tunnel after it) bypasses the request's filters, going
+ * straight to the connection's, so the 101 is stamped here. */
+static apr_status_t answer_cfilter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    if (f->ctx != NULL) {
+        answered(f->ctx);
+        f->ctx = NULL;
+    }
+    return ap_pass_brigade(f->next, bb);
+}
+
+/* The request is over: the connection filter must not outlive it on a
+ * kept-alive connection (its context is the request's). */
+static apr_status_t drop_cfilter(void *data)
+{
+    ap_filter_t *f = data;
+
+    f->ctx = NULL;
+    ap_remove_output_filter(f);
+    return APR_SUCCESS;
+}
+
+/* Once a request: the filters that stamp when the node answers. */
+static void add_stamps(request_rec *r, pib_attempt *a)
+{
+    ap_filter_t *f;
+
+    if (a->stamping) {
+        return;
+    }
+    a->stamping = 1;
+    ap_add_output_filter_handle(answer_filter, a, r, r->connection);
+    if (apr_table_get(r->headers_in, "Upgrade") != NULL
+        && (f = ap_add_output_filter_handle(answer_cfilter, a, r,
+                                            r->connection)) != NULL) {
+        apr_pool_cleanup_register(r->pool, f, drop_cfilter,
+                                  apr_pool_cleanup_null);
+    }
 }
 
 pib_req *pib_req_get(request_rec *r, int create)
@@ -409,6 +487,7 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         c[i].has_temp = v.fresh && v.info.tel.has_temp;
         c[i].temp_dc = v.info.tel.temp_dc;
         c[i].credit = w->s->lbstatus;
+        c[i].ramping = v.ramp < 1.0;
     }
     return col->n;
 }
@@ -446,6 +525,8 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     a->start = apr_time_now();
     a->decay_s = t.decay_s;
     a->s = r->server;
+    a->answered = 0;
+    add_stamps(r, a);
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
                   "pi: %s chose %s (in flight %lu, estimate %.0f us,"
                   " weight %.3f)", balancer->s->name, a->w->s->name_ex,
@@ -453,14 +534,21 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     return a->w;
 }
 
-/* After all proxy processing: the attempt's response time. */
+/* After all proxy processing: the attempt's response time, unless the
+ * node's headers gave it already.  A status the node answered (passed on,
+ * or replaced by ProxyErrorOverride's error page) is an answer, not a
+ * failure of the member. */
 static int pib_lb_request_status(int *status, request_rec *r)
 {
     pib_req *q = pib_req_get(r, 0);
     pib_attempt *a = q ? q->attempt : NULL;
 
     if (a != NULL && a->w != NULL) {
-        record(a, !(*status == OK || *status == DONE));
+        if (!a->answered) {
+            record(a, !(*status == OK || *status == DONE
+                        || apr_table_get(r->notes, "proxy-error-override")
+                           != NULL));
+        }
         a->w = NULL;
     }
     return DECLINED;
@@ -520,6 +608,12 @@ void pib_lbmethod_register(apr_pool_t *p)
 
     (void)p;
     apr_dynamic_fn_register("pib_get_member_weight", (apr_opt_fn_t *)fn);
+    answer_filter = ap_register_output_filter(PIB_ANSWER_FILTER,
+                                              answer_filter_fn, NULL,
+                                              AP_FTYPE_RESOURCE);
+    answer_cfilter = ap_register_output_filter(PIB_ANSWER_CFILTER,
+                                               answer_cfilter_fn, NULL,
+                                               AP_FTYPE_CONNECTION);
     APR_OPTIONAL_HOOK(proxy, request_status, pib_lb_request_status, NULL,
                       NULL, APR_HOOK_MIDDLE);
 }

@@ -24,13 +24,17 @@
  * - idle members (nothing in flight) compare by estimate alone, and only
  *   when one is PIB_IDLE_TOLERANCE times and PIB_IDLE_MIN_DIFF_US faster:
  *   a request to an idle node waits its service time, whatever the
- *   node's weight, and sub-millisecond jitter is no signal;
+ *   node's weight, and sub-millisecond jitter is no signal; except that a
+ *   member in its slow start wins no idle pick on its estimate (after a
+ *   drain that estimate is old: slow start must hold);
  * - waits within 1% of each other, and idle members closer than that,
  *   are ties, broken by a smooth weighted round-robin over the effective
  *   weights (byrequests' bookkeeping), so sequential traffic shares in
- *   proportion to loadfactor x thermal x throttle x ramp.  A member's
- *   credit stays within +-(the gains of one pick): one that lost picks
- *   for a long time (drained) comes back with at most one extra win.
+ *   proportion to loadfactor x thermal x throttle x ramp.  Only the
+ *   members tied for a pick gain credit (nginx's smooth round robin runs
+ *   over the eligible peers only), and a credit stays within +-(the gains
+ *   of one pick): one that lost picks for a long time (drained, slower)
+ *   comes back with no credit saved up.
  * Expected waits are compared by cross-multiplying, never dividing.
  */
 #include <errno.h>
@@ -151,24 +155,26 @@ static int compare_waits(const pib_cand *a, const pib_cand *b)
     return 0;
 }
 
-int pib_better(const pib_cand *a, const pib_cand *b)
+/* a against b on everything but the credit: < 0 a is better, > 0 b is,
+ * 0 a tie (the credit decides). */
+static int compare(const pib_cand *a, const pib_cand *b)
 {
     int cmp;
 
     if (a->drained != b->drained) {
-        return !a->drained;
+        return a->drained ? 1 : -1;
     }
     if (a->drained) {                  /* every member is too hot */
         if (a->has_temp != b->has_temp) {
-            return a->has_temp;
+            return a->has_temp ? -1 : 1;
         }
         if (a->has_temp && a->temp_dc != b->temp_dc) {
-            return a->temp_dc < b->temp_dc;
+            return a->temp_dc < b->temp_dc ? -1 : 1;
         }
-        return a->credit > b->credit;
+        return 0;
     }
     if (a->capped != b->capped) {
-        return !a->capped;
+        return a->capped ? 1 : -1;
     }
     if (a->capped) {
         /* Every member is at its cap, so the request queues somewhere.
@@ -176,14 +182,14 @@ int pib_better(const pib_cand *a, const pib_cand *b)
          * capped below (being cooled) it would run and heat it: that
          * only when all are, and then where it is least over its cap. */
         if (a->cooling != b->cooling) {
-            return !a->cooling;
+            return a->cooling ? 1 : -1;
         }
         if (a->cooling) {
             double oa = (double)(a->inflight + 1) * (double)b->cap;
             double ob = (double)(b->inflight + 1) * (double)a->cap;
 
             if (oa != ob) {
-                return oa < ob;
+                return oa < ob ? -1 : 1;
             }
         }
     }
@@ -191,10 +197,23 @@ int pib_better(const pib_cand *a, const pib_cand *b)
         cmp = fabs(a->est_us - b->est_us) < PIB_IDLE_MIN_DIFF_US ? 0
               : a->est_us * PIB_IDLE_TOLERANCE < b->est_us ? -1
               : b->est_us * PIB_IDLE_TOLERANCE < a->est_us ? 1 : 0;
+        /* A member in its slow start wins no idle pick on its estimate
+         * (which, after a drain, is old or the others' median): the
+         * round robin over the ramped weights gives it its share. */
+        if ((cmp < 0 && a->ramping) || (cmp > 0 && b->ramping)) {
+            cmp = 0;
+        }
     }
     else {
         cmp = compare_waits(a, b);
     }
+    return cmp;
+}
+
+int pib_better(const pib_cand *a, const pib_cand *b)
+{
+    int cmp = compare(a, b);
+
     return cmp != 0 ? cmp < 0 : a->credit > b->credit;
 }
 
@@ -229,12 +248,13 @@ static int credit_add(int credit, int gain)
 }
 
 /* The credit kept within [-total, total], total being the gains of one
- * pick.  The round robin's credits never leave that range while every
- * member takes part; only one that keeps losing (drained for heat, capped,
- * slower) would go past it, and then it would win every tie, slow start
- * or not, for as long as it had lost once it came back (and overflow
- * after ~215,000 lost picks at loadfactor 100).  Bounded, it wins at most
- * one extra pick, then shares by its (ramped) weight. */
+ * pick.  Only the members tied for a pick gain credit, and the round
+ * robin's credits never leave that range; the bound is for a credit read
+ * back from lbstatus that another method or a changed membership left.
+ * Before both rules, a member that kept losing (drained for heat, capped,
+ * slower) gained credit without bound: back, it won every tie, slow start
+ * or not, for as long as it had lost (and the int overflowed after
+ * ~215,000 lost picks at loadfactor 100). */
 static int credit_bound(int credit, long total)
 {
     long t = total > INT_MAX ? INT_MAX : total;
@@ -246,11 +266,9 @@ size_t pib_choose(pib_cand *c, size_t n)
 {
     double median = pib_median_estimate(c, n);
     long total = 0;
-    size_t i, best = 0;
+    size_t i, lead = 0, best;
 
     for (i = 0; i < n; i++) {
-        int gain = (int)(c[i].weight * 100.0 + 0.5);
-
         if (c[i].est_us < 0) {
             c[i].est_us = median;
         }
@@ -260,15 +278,28 @@ size_t pib_choose(pib_cand *c, size_t n)
         if (c[i].weight <= 0) {
             c[i].weight = 0.01;
         }
-        gain = gain < 1 ? 1 : gain;
-        c[i].credit = credit_add(c[i].credit, gain);
-        total += gain;
     }
+    for (i = 1; i < n; i++) {          /* one that nothing beats */
+        if (compare(&c[i], &c[lead]) < 0) {
+            lead = i;
+        }
+    }
+    /* The round robin runs over the members tied with it only: one that
+     * lost on its wait, its heat or its cap gains no credit meanwhile. */
+    for (i = 0; i < n; i++) {
+        int gain = (int)(c[i].weight * 100.0 + 0.5);
+
+        if (i == lead || compare(&c[i], &c[lead]) == 0) {
+            gain = gain < 1 ? 1 : gain;
+            c[i].credit = credit_add(c[i].credit, gain);
+            total += gain;
+        }
+    }
+    best = lead;
     for (i = 0; i < n; i++) {
         c[i].credit = credit_bound(c[i].credit, total);
-    }
-    for (i = 1; i < n; i++) {
-        if (pib_better(&c[i], &c[best])) {
+        if (i != lead && compare(&c[i], &c[lead]) == 0
+            && c[i].credit > c[best].credit) {
             best = i;
         }
     }

@@ -95,6 +95,8 @@ typedef struct {
     int has_temp;
     int temp_dc;               /* for the all-drained fallback */
     int credit;                /* smooth round-robin credit (lbstatus) */
+    int ramping;               /* in its slow start: wins no idle pick
+                                  on its estimate alone */
 } pib_cand;
 
 /* The median of the known estimates of n candidates (1 if none). */
@@ -105,11 +107,11 @@ double pib_median_estimate(const pib_cand *c, size_t n);
  * and capped members unless all are (all drained: the coolest; all
  * capped: one whose cap is not cooling it, else the least over its cap),
  * compares expected waits, and breaks ties with the smooth weighted
- * round-robin credit, which it updates (every candidate gains its weight
- * in percent, the winner pays back the total; each credit is kept within
- * +-that total, so a member that lost picks for any length of time, e.g.
- * drained, comes back with at most one extra win).  Returns the index of
- * the winner.  Allocates nothing. */
+ * round-robin credit, which it updates: every candidate tied for the pick
+ * gains its weight in percent, the winner pays back the total, and each
+ * credit is kept within +-that total; a member that lost picks for any
+ * length of time (drained, slower) saves up no credit for its return.
+ * Returns the index of the winner.  Allocates nothing. */
 size_t pib_choose(pib_cand *c, size_t n);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */

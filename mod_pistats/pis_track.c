@@ -4,7 +4,11 @@
  * is known there, once per attempt: a failover is a new attempt) and
  * ends in the request_status hook, which also tells whether the proxy
  * made the error itself (no answer from the node: 502/503/504) or passed
- * on the node's status.  A failed attempt that is retried on another
+ * on the node's status (as is, or replaced by ProxyErrorOverride's error
+ * page: still the node's answer, counted in its status class).  The
+ * response time is taken when the node's headers come (the first pass
+ * of the count filter below; a 101 on the connection's filters), never
+ * at the end of a body, a stream or a tunnel.  A failed attempt that is retried on another
  * member counts as a proxy error of the first member.  An output filter
  * counts the body bytes that come from the node, before any compression;
  * r->bytes_sent gives the bytes sent to the client.
@@ -30,11 +34,14 @@
 APLOG_USE_MODULE(pistats);
 
 #define PIS_COUNT_FILTER "PISTATS_COUNT"
+#define PIS_STAMP_FILTER "PISTATS_ANSWERED_CONN"
 
 typedef struct {
     pis_slot *slot;                /* attempt in progress, or NULL */
     apr_time_t start;
+    apr_time_t answered;           /* the node's headers came, or 0 */
     apr_off_t bytes_in;            /* body bytes from the node */
+    int conn_stamp;                /* the connection's stamp filter is in */
 } pis_req;
 
 static pis_req *req_state(request_rec *r, int create)
@@ -64,6 +71,11 @@ static void finish(request_rec *r, pis_req *q, int status, int proxy_error)
     }
     x.now_s = (uint32_t)apr_time_sec(now);
     x.now_ms = (uint32_t)(now / 1000);
+    /* The response time is how long the node took to start answering,
+     * never how long its body, a stream or a tunnel lasted. */
+    if (q->answered != 0) {
+        now = q->answered;
+    }
     x.dur_us = clamp32(now > q->start ? now - q->start : 0);
     x.status = status;
     x.proxy_error = proxy_error;
@@ -85,6 +97,52 @@ static apr_status_t finish_on_cleanup(void *data)
         finish(r, q, 0, 1);
     }
     return APR_SUCCESS;
+}
+
+/* The node started answering the attempt in progress (once). */
+static void stamp(pis_req *q)
+{
+    if (q != NULL && q->slot != NULL && q->answered == 0) {
+        q->answered = apr_time_now();
+    }
+}
+
+/* On the client connection, for a request asking for an upgrade: the
+ * 101 and the tunnel after it go straight to the connection's filters,
+ * bypassing the request's, so the 101 is stamped here. */
+static apr_status_t stamp_conn_filter(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    if (f->ctx != NULL) {
+        stamp(f->ctx);
+        f->ctx = NULL;
+    }
+    return ap_pass_brigade(f->next, bb);
+}
+
+/* The request is over: the filter must not outlive it on a kept-alive
+ * connection (its context is the request's). */
+static apr_status_t drop_conn_stamp(void *data)
+{
+    ap_filter_t *f = data;
+
+    f->ctx = NULL;
+    ap_remove_output_filter(f);
+    return APR_SUCCESS;
+}
+
+static void add_conn_stamp(request_rec *r, pis_req *q)
+{
+    ap_filter_t *f;
+
+    if (q->conn_stamp || apr_table_get(r->headers_in, "Upgrade") == NULL) {
+        return;
+    }
+    q->conn_stamp = 1;
+    f = ap_add_output_filter(PIS_STAMP_FILTER, q, r, r->connection);
+    if (f != NULL) {
+        apr_pool_cleanup_register(r->pool, f, drop_conn_stamp,
+                                  apr_pool_cleanup_null);
+    }
 }
 
 static int track_attempt(request_rec *r, proxy_worker *worker,
@@ -115,7 +173,9 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
     }
     q->slot = slot;
     q->start = apr_time_now();
+    q->answered = 0;
     q->bytes_in = 0;
+    add_conn_stamp(r, q);
     pis_slot_start(slot);
     return DECLINED;
 }
@@ -131,6 +191,9 @@ static int track_done(int *status, request_rec *r)
     if (*status == OK || *status == DONE) {
         finish(r, q, r->status, 0);
     }
+    else if (apr_table_get(r->notes, "proxy-error-override") != NULL) {
+        finish(r, q, *status, 0);      /* the node's status, its page ours */
+    }
     else {
         finish(r, q, *status, 1);
     }
@@ -141,6 +204,8 @@ static apr_status_t count_filter(ap_filter_t *f, apr_bucket_brigade *bb)
 {
     pis_req *q = req_state(f->r, 1);
     apr_bucket *e;
+
+    stamp(q);                          /* first pass: the node's headers */
 
     for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
          e = APR_BUCKET_NEXT(e)) {
@@ -166,6 +231,8 @@ void pis_track_register(apr_pool_t *p)
                       APR_HOOK_MIDDLE);
     ap_register_output_filter(PIS_COUNT_FILTER, count_filter, NULL,
                               AP_FTYPE_RESOURCE);
+    ap_register_output_filter(PIS_STAMP_FILTER, stamp_conn_filter, NULL,
+                              AP_FTYPE_CONNECTION);
     ap_hook_insert_filter(insert_count_filter, NULL, NULL, APR_HOOK_MIDDLE);
 }
 
