@@ -6,7 +6,8 @@
  * past outsz is an ASan report.  Checks: add_suffix writes exactly
  * etag-minus-quote + "-gzip\"" or leaves out untouched; unsuffix never
  * grows the list, drops exactly 5 bytes per tag changed, and undoes
- * add_suffix for a strong tag without an inner quote.
+ * add_suffix for a strong tag without an inner quote; etag_in_list reads
+ * nothing outside its strings and finds a well-formed tag in itself.
  */
 #include "fuzz_common.h"
 #include "pib_ae.h"
@@ -78,6 +79,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_unsuffix(s, n + 1);
     check_unsuffix(s, n + 1 > slack ? n + 1 - slack : 0);
     check_unsuffix(s, n + 1 + slack);
+    /* pib_etag_in_list: an exact-size copy (ASan sees over-reads); a tag
+     * is always in a list of itself alone; "*" and NULL never match. */
+    {
+        char *exact = strdup(s);
+
+        if (exact == NULL) {
+            abort();
+        }
+        (void)pib_etag_in_list(exact, exact);
+        (void)pib_etag_in_list("\"a\", W/\"b\"", exact);
+        FZ_ASSERT(!pib_etag_in_list("*", exact));
+        FZ_ASSERT(!pib_etag_in_list(NULL, exact));
+        if (n >= 2 && exact[0] == '"' && exact[n - 1] == '"'
+            && memchr(exact + 1, '"', n - 2) == NULL) {
+            FZ_ASSERT(pib_etag_in_list(exact, exact));
+        }
+        free(exact);
+    }
     pib_etag_unsuffix_list(NULL, NULL, 0);
     free(s);
     return 0;

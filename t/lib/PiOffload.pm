@@ -5,20 +5,33 @@ use warnings FATAL => 'all';
 
 use Apache2::RequestRec ();
 use Apache2::RequestIO ();
+use Apache2::RequestUtil ();
 use Apache2::Connection ();
 use Apache2::Response ();
 use Apache2::Const -compile => qw(OK NOT_FOUND CONN_CLOSE);
 use Time::HiRes ();
 use PiPaced qw(paced_body);
 
-# Server-sent events: one event every 200 ms, each flushed at once.
+# Server-sent events, each flushed at once: five events 200 ms apart; or,
+# with ?id=X, in lockstep with the client: event i+1 is sent only once
+# the client has created PiSseDir/X-i (it has decoded event i), waiting
+# at most 10 s for it.  Lockstep makes "each event is decodable before
+# the next is sent" a fact the test checks, whatever the machine's speed.
 sub sse {
     my $r = shift;
+    my ($id) = ($r->args // '') =~ /id=(\w+)/;
+    my $dir = $r->dir_config('PiSseDir');
     $r->content_type('text/event-stream');
     for my $i (1 .. 5) {
         $r->print("data: event $i " . ('x' x 40) . "\n\n");
         $r->rflush;
-        Time::HiRes::sleep(0.2);
+        if (!defined $id) {
+            Time::HiRes::sleep(0.2);
+            next;
+        }
+        my $end = Time::HiRes::time() + 10;
+        Time::HiRes::sleep(0.01)
+            until -e "$dir/$id-$i" || Time::HiRes::time() > $end;
     }
     return Apache2::Const::OK;
 }

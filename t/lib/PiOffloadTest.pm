@@ -12,7 +12,8 @@ use IO::Socket::INET;
 use Time::HiRes ();
 
 our @EXPORT_OK = qw(master_get master_head gunzip_all htdocs raw_get
-                    dechunk split_head decoded_by_time deflate_counts);
+                    dechunk split_head decoded_by_time deflate_counts
+                    log_wait);
 
 # GET on the offloading master vhost ($vhost defaults to offload_master);
 # @h are extra request headers (name => value pairs, repeats allowed).
@@ -114,6 +115,28 @@ sub deflate_counts {
     my $c = PiTest::status_json('pimaster')->{server}{deflate_counts} // {};
     return { map { $_ => $c->{$_} // -1 }
              qw(one_pass streamed trickled compressor_waits) };
+}
+
+# The lines of $file from byte $from on, once every regexp of @$res
+# matches one of them (httpd writes an access-log line after the
+# response), polled every 50 ms for at most 20 s; whatever is there then.
+sub log_wait {
+    my ($file, $from, $res) = @_;
+    my $end = Time::HiRes::time() + 20;
+    my @lines;
+    while (1) {
+        @lines = ();
+        if (open my $fh, '<', $file) {
+            seek $fh, $from // 0, 0;
+            @lines = <$fh>;
+        }
+        my $all = 1;
+        for my $re (@$res) {
+            $all = 0, last unless grep { $_ =~ $re } @lines;
+        }
+        return @lines if $all || Time::HiRes::time() >= $end;
+        Time::HiRes::sleep(0.05);
+    }
 }
 
 sub htdocs {

@@ -12,7 +12,7 @@ use Apache::TestUtil;
 use Apache::TestRequest ();
 use lib 't/lib';
 use PiOffloadTest qw(gunzip_all raw_get dechunk split_head decoded_by_time
-                    deflate_counts);
+                    deflate_counts log_wait);
 use PiPaced qw(paced_body);
 
 plan tests => 16, need_module 'proxy', 'proxy_http', 'proxy_balancer',
@@ -29,9 +29,9 @@ my $log = Apache::Test::config()->{vars}{serverroot} . '/logs/offload_log';
 # The codec the access log names for $path (its last request).
 sub codec_of {
     my ($path) = @_;
-    sleep 1;    # the log line is written after the response
-    open my $fh, '<', $log or die "$log: $!";
-    my ($l) = reverse grep { index($_, "$path ") == 0 } <$fh>;
+    # the log line is written after the response: wait for it
+    my ($l) = reverse grep { index($_, "$path ") == 0 }
+        log_wait($log, 0, [qr/^\Q$path\E /]);
     return ($l // '') =~ /codec=(\S+)/ ? $1 : 'none';
 }
 
