@@ -106,11 +106,10 @@ static const char *key_into(char *buf, server_rec *s, proxy_balancer *b,
     if (port == 0 && owner->addrs != NULL) {
         port = owner->addrs->host_port;
     }
-    len = (apr_ssize_t)apr_snprintf(buf, PIS_KEY_BUF, "%s:%u|%s|%s",
-                                    owner->server_hostname
-                                    ? owner->server_hostname : "",
-                                    (unsigned)port, b->s->name,
-                                    w->s->name_ex);
+    apr_snprintf(buf, PIS_KEY_BUF, "%s:%u|%s|%s",
+                 owner->server_hostname ? owner->server_hostname : "",
+                 (unsigned)port, b->s->name, w->s->name_ex);
+    len = (apr_ssize_t)strlen(buf);
     if (len >= PIS_KEY_MAX) {
         /* too long for a slot: keep a prefix and a hash of the whole */
         unsigned int h = apr_hashfunc_default(buf, &len);
