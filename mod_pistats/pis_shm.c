@@ -5,7 +5,6 @@
 #include "apr_hash.h"
 #include "apr_shm.h"
 #include "apr_strings.h"
-#include "apr_thread_mutex.h"
 
 #include "pis_config.h"
 #include "pis_log.h"
@@ -18,13 +17,6 @@ APLOG_USE_MODULE(pistats);
 
 static pis_table *table;                   /* this generation's view */
 static apr_hash_t *index_by_worker;        /* per process, read-only */
-/* Members this process met after child_init (added at run time through
- * balancer-manager): worker -> slot, under runtime_lock. */
-static apr_hash_t *runtime_index;
-static apr_pool_t *runtime_pool;
-#if APR_HAS_THREADS
-static apr_thread_mutex_t *runtime_lock;
-#endif
 static volatile int full_logged;
 
 pis_table *pis_shm_table(void)
@@ -106,11 +98,10 @@ static const char *key_into(char *buf, server_rec *s, proxy_balancer *b,
     if (port == 0 && owner->addrs != NULL) {
         port = owner->addrs->host_port;
     }
-    len = (apr_ssize_t)apr_snprintf(buf, PIS_KEY_BUF, "%s:%u|%s|%s",
-                                    owner->server_hostname
-                                    ? owner->server_hostname : "",
-                                    (unsigned)port, b->s->name,
-                                    w->s->name_ex);
+    apr_snprintf(buf, PIS_KEY_BUF, "%s:%u|%s|%s",
+                 owner->server_hostname ? owner->server_hostname : "",
+                 (unsigned)port, b->s->name, w->s->name_ex);
+    len = (apr_ssize_t)strlen(buf);
     if (len >= PIS_KEY_MAX) {
         /* too long for a slot: keep a prefix and a hash of the whole */
         unsigned int h = apr_hashfunc_default(buf, &len);
@@ -322,45 +313,9 @@ apr_status_t pis_shm_setup(apr_pool_t *pconf, server_rec *s,
 void pis_shm_child_init(apr_pool_t *pchild, server_rec *s)
 {
     index_by_worker = apr_hash_make(pchild);
-    runtime_index = apr_hash_make(pchild);
-    runtime_pool = pchild;
-#if APR_HAS_THREADS
-    if (apr_thread_mutex_create(&runtime_lock, APR_THREAD_MUTEX_DEFAULT,
-                                pchild) != APR_SUCCESS) {
-        runtime_lock = NULL;
-    }
-#endif
     if (table != NULL && ap_find_linked_module("mod_proxy.c") != NULL) {
         each_member(pchild, s, index_one, NULL);
     }
-}
-
-/* The run-time index: look w up, or (slot != NULL) remember its slot.
- * Without the lock (no threads, or it could not be made) it is not used
- * from threads other than the first: then the look-up is by key. */
-static pis_slot *runtime_get(proxy_worker *w, pis_slot *slot)
-{
-    pis_slot *found = NULL;
-
-#if APR_HAS_THREADS
-    if (runtime_lock == NULL
-        || apr_thread_mutex_lock(runtime_lock) != APR_SUCCESS) {
-        return NULL;
-    }
-#endif
-    if (runtime_index != NULL) {
-        found = apr_hash_get(runtime_index, &w, sizeof(w));
-        if (found == NULL && slot != NULL) {
-            apr_hash_set(runtime_index,
-                         apr_pmemdup(runtime_pool, &w, sizeof(w)),
-                         sizeof(w), slot);
-            found = slot;
-        }
-    }
-#if APR_HAS_THREADS
-    apr_thread_mutex_unlock(runtime_lock);
-#endif
-    return found;
 }
 
 pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
@@ -379,11 +334,9 @@ pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
             return sl;
         }
     }
-    sl = runtime_get(w, NULL);
-    if (sl != NULL) {
-        return sl;
-    }
-    /* A member this process has not met yet.  Without a pool (the
+    /* A member this process did not know at child_init (added at run
+     * time): found by key each time, so that every process and every
+     * caller agrees on the first slot of that key.  Without a pool (the
      * balancer's pick) only find the slot the probe or a request
      * claimed; with one, claim it. */
     key_into(key, s, b, w);
@@ -397,7 +350,5 @@ pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
         }
         return NULL;
     }
-    sl = slot_at(table, (unsigned)k);
-    (void)runtime_get(w, sl);              /* remember it, if we can */
-    return sl;
+    return slot_at(table, (unsigned)k);
 }

@@ -109,7 +109,10 @@ my $log = Apache::Test::vars('t_logs') . '/error_log';
 open my $fh, '<', $log or die "$log: $!";
 my @lines = <$fh>;
 close $fh;
-my ($start) = grep { $lines[$_] =~ /resuming normal operations/ } reverse 0 .. $#lines;
+# This generation's lines: from the last graceful restart, else all (a
+# child may probe before the parent logs "resuming normal operations").
+my ($start) = grep { $lines[$_] =~ /AH00171: Graceful restart requested/ }
+              reverse 0 .. $#lines;
 my $n = grep { /PIS10040: probe of http:\/\/127\.0\.0\.1:$port{nodegarbage}: / }
         @lines[($start // 0) .. $#lines];
 ok t_cmp($n, 1, 'garbage node: logged once');
