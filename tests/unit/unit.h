@@ -42,6 +42,8 @@ void test_ae(void);
 void test_decide(void);
 void test_codec(void);
 void test_adapt(void);
+void test_connect(void);
+void test_claim(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -24,6 +24,8 @@ int main(void)
     test_decide();
     test_codec();
     test_adapt();
+    test_connect();
+    test_claim();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
