@@ -14,7 +14,13 @@
  *
  * Not probed: members whose scheme is not http, ws or h2c (an AJP or
  * FastCGI port does not speak HTTP).  Host names are resolved here, in
- * the watchdog thread: a slow resolver delays a round, not a request.
+ * the watchdog thread: a slow resolver delays a round, not a request;
+ * every address of a name is tried in turn until one connects
+ * (pis_connect.c), and an IPv6 literal goes in brackets in Host.  A node
+ * that answers 403 is logged with the `Require ip` line it lacks.  Each
+ * write to a slot is pinned to the member that owned it when the round
+ * began (pis_claim.h): a probe of an old generation never writes into a
+ * slot that changed hands.
  */
 #include <errno.h>
 #include <fcntl.h>

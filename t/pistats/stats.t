@@ -36,8 +36,20 @@ for (1 .. 12) {
     my $res = GET('/stats/missing.html');
     $misses{ $res->header('X-Node') // 'none' }++ if $res->code == 404;
 }
-sleep 1.2;               # rates and history count complete seconds
-my $after = status_json('pimaster');
+# Rates and history count complete seconds: wait (bounded) until node1's
+# history holds its requests, rather than for a fixed time.
+sub recent_of {
+    my ($doc) = @_;
+    my $h = member($doc, $B, $port{node1})->{history}{requests} // [];
+    my $n = 0;
+    $n += $_ for @$h[-70 .. -1];
+    return $n;
+}
+my $after = wait_for(20, 0.2, sub {
+    my $d = status_json('pimaster');
+    return recent_of($d) >= ($pages{node1} // 0) + ($misses{node1} // 0)
+        ? $d : undef;
+}) // status_json('pimaster');
 
 my $sum_req = 0;
 for my $n (@nodes) {
