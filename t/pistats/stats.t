@@ -168,8 +168,10 @@ POST('/balancer-manager', Referer => $ref,
      content => "b=stats&nonce=$nonce&b_wyes=1&b_nwrkr=$url");
 POST('/balancer-manager', Referer => $ref,
      content => "b=stats&nonce=$nonce&w=$url&w_status_D=0&w_lf=1");
-for (1 .. 40) { GET('/stats/page.html') }
-my $added = wait_for(3, 0.2, sub {
+# Traffic until the balancer has picked it (bounded: what is tested here
+# is its statistics, not how soon a new member gets its share).
+my $added = wait_for(30, 0, sub {
+    GET('/stats/page.html') for 1 .. 10;
     my $d = status_json('pimaster');
     my $a = member($d, $B, $port{nodecache});
     return $a && $a->{requests} > 0 ? $a : undef;
