@@ -14,7 +14,13 @@
  *
  * Not probed: members whose scheme is not http, ws or h2c (an AJP or
  * FastCGI port does not speak HTTP).  Host names are resolved here, in
- * the watchdog thread: a slow resolver delays a round, not a request.
+ * the watchdog thread: a slow resolver delays a round, not a request;
+ * every address of a name is tried in turn until one connects
+ * (pis_connect.c), and an IPv6 literal goes in brackets in Host.  A node
+ * that answers 403 is logged with the `Require ip` line it lacks.  Each
+ * write to a slot is pinned to the member that owned it when the round
+ * began (pis_claim.h): a probe of an old generation never writes into a
+ * slot that changed hands.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,6 +39,7 @@
 #include "mod_watchdog.h"
 
 #include "pis_config.h"
+#include "pis_connect.h"
 #include "pis_log.h"
 #include "pis_probe.h"
 #include "pis_shm.h"
@@ -46,9 +53,13 @@ APLOG_USE_MODULE(pistats);
 typedef enum { P_CONNECTING, P_READING, P_DONE } probe_state;
 
 typedef struct {
-    pis_slot *slot;
+    pis_slot_ref ref;              /* the member's slot while it is its */
     const char *name;              /* member URL, for the log */
     char *request;
+    struct addrinfo *ai;           /* every address of the node */
+    const struct addrinfo *ai_next;    /* the next one to try */
+    char local[64];                /* our address, as the node sees it */
+    const char *hint;              /* for the log: what to do about it */
     int fd;
     probe_state state;
     apr_time_t started, deadline;
@@ -58,6 +69,7 @@ typedef struct {
     char errbuf[PIS_ERR_MAX];
     int stored;                    /* the result is in shared memory */
     server_rec *s;                 /* for the log */
+    apr_pool_t *pool;
 } probe_t;
 
 static int probe_active;
@@ -73,48 +85,52 @@ static int probed_scheme(const char *scheme)
            || strcasecmp(scheme, "h2c") == 0;
 }
 
-/* Starts a non-blocking connect; sets p->error on failure. */
+static const char *connect_error(int err)
+{
+    return err == ECONNREFUSED ? "connection refused" : "cannot connect";
+}
+
+/* Starts a non-blocking connect to the first address that takes one;
+ * sets p->error when none does. */
 static void probe_connect(probe_t *p, const char *host, apr_port_t port)
 {
-    struct addrinfo hints, *res = NULL;
+    struct addrinfo hints;
     char portstr[8];
-    int rc;
+    int err;
 
     memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
     hints.ai_socktype = SOCK_STREAM;
     hints.ai_flags = AI_NUMERICSERV;
     apr_snprintf(portstr, sizeof(portstr), "%u", (unsigned)port);
-    if (getaddrinfo(host, portstr, &hints, &res) != 0 || res == NULL) {
+    if (getaddrinfo(host, portstr, &hints, &p->ai) != 0 || p->ai == NULL) {
+        p->ai = NULL;
         p->error = "cannot resolve host";
         return;
     }
-    p->fd = socket(res->ai_family, SOCK_STREAM | SOCK_NONBLOCK
-                   | SOCK_CLOEXEC, 0);
+    p->ai_next = p->ai;
+    p->fd = pis_connect_start(&p->ai_next, &err);
     if (p->fd < 0) {
-        p->error = "no socket";
+        p->error = err == 0 ? "no socket" : connect_error(err);
     }
-    else {
-        rc = connect(p->fd, res->ai_addr, res->ai_addrlen);
-        if (rc != 0 && errno != EINPROGRESS) {
-            p->error = errno == ECONNREFUSED ? "connection refused"
-                                             : "cannot connect";
-        }
-    }
-    freeaddrinfo(res);
 }
 
-/* The connect completed (or failed): send the request. */
+/* The connect completed (or failed: then on to the next address): send
+ * the request. */
 static void probe_send(probe_t *p)
 {
-    int err = 0;
-    socklen_t len = sizeof(err);
+    int err = pis_connect_result(p->fd), err2;
     size_t n = strlen(p->request);
 
-    if (getsockopt(p->fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0 || err) {
-        p->error = err == ECONNREFUSED ? "connection refused"
-                                       : "cannot connect";
-        return;
+    if (err != 0) {
+        close(p->fd);
+        p->fd = pis_connect_start(&p->ai_next, &err2);
+        if (p->fd < 0) {
+            p->error = connect_error(err2 ? err2 : err);
+        }
+        return;                        /* still connecting, or failed */
     }
+    pis_local_addr(p->fd, p->local, sizeof(p->local));
     /* A request of a few dozen bytes fits any socket buffer at once. */
     if (send(p->fd, p->request, n, MSG_NOSIGNAL) != (ssize_t)n) {
         p->error = "cannot send the request";
@@ -163,6 +179,12 @@ static void probe_parse(probe_t *p, pis_telemetry *t)
         apr_snprintf(p->errbuf, sizeof(p->errbuf), "HTTP status %d",
                      status);
         p->error = p->errbuf;
+        if (status == 403 && p->local[0]) {
+            p->hint = apr_psprintf(p->pool, "; the node refuses this"
+                                   " master: on the node, add \"Require ip"
+                                   " %s\" to <Location \"/pi-status\">"
+                                   " (conf/pistats.conf)", p->local);
+        }
     }
     else if (pis_parse_telemetry(body, body_len > PIS_PROBE_BODY_MAX
                                  ? PIS_PROBE_BODY_MAX : body_len, t) == 0) {
@@ -178,15 +200,20 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
     pis_tel_shm before;
     int was_ok, now_ok = p->error == NULL;
 
-    pis_slot_tel_read(p->slot, &before);
+    if (!pis_slot_pin(&p->ref)) {
+        return;                    /* the slot changed hands meanwhile */
+    }
+    pis_slot_tel_read(p->ref.slot, &before);
     was_ok = before.error[0] == '\0';
-    pis_slot_tel_write(p->slot, pis_now_s(), pis_now_ms(), t, p->error);
+    pis_slot_tel_write(p->ref.slot, pis_now_s(), pis_now_ms(), t, p->error);
+    pis_slot_unpin(&p->ref);
     if (!before.has_any && before.error[0] == '\0' && now_ok) {
         return;                            /* first answer: nothing new */
     }
     if (was_ok && !now_ok) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10040)
-                     "probe of %s: %s", p->name, p->error);
+                     "probe of %s: %s%s", p->name, p->error,
+                     p->hint ? p->hint : "");
     }
     else if (!was_ok && now_ok) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PISLOGNO(10041)
@@ -196,8 +223,8 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
     else if (!now_ok && strncmp(before.error, p->error,
                                 sizeof(before.error) - 1) != 0) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10042)
-                     "probe of %s: %s (was: %s)", p->name, p->error,
-                     before.error);
+                     "probe of %s: %s (was: %s)%s", p->name, p->error,
+                     before.error, p->hint ? p->hint : "");
     }
 }
 
@@ -213,6 +240,10 @@ static void probe_finish(probe_t *p)
     if (p->fd >= 0) {
         close(p->fd);
         p->fd = -1;
+    }
+    if (p->ai != NULL) {
+        freeaddrinfo(p->ai);
+        p->ai = NULL;
     }
     memset(&t, 0, sizeof(t));
     if (p->error == NULL) {
@@ -301,6 +332,20 @@ static int claim(pis_slot *slot, uint32_t now_ms, apr_time_t interval)
                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/* claim() on the member's slot while it is still the member's. */
+static int claim_ref(const pis_slot_ref *ref, uint32_t now_ms,
+                     apr_time_t interval)
+{
+    int won;
+
+    if (!pis_slot_pin(ref)) {
+        return 0;
+    }
+    won = claim(ref->slot, now_ms, interval);
+    pis_slot_unpin(ref);
+    return won;
+}
+
 /* Collects the members due for a probe. */
 static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
 {
@@ -325,15 +370,17 @@ static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
             for (wi = 0; wi < b->workers->nelts; wi++) {
                 proxy_worker *w = APR_ARRAY_IDX(b->workers, wi,
                                                 proxy_worker *);
-                pis_slot *slot = pis_shm_slot(pool, s, b, w);
+                pis_slot_ref ref;
                 probe_t *p;
 
-                if (slot == NULL || due->nelts >= PIS_PROBE_MAX_TARGETS
-                    || !claim(slot, now_ms, interval)) {
+                if (pis_shm_ref(pool, s, b, w, &ref) != 0
+                    || due->nelts >= PIS_PROBE_MAX_TARGETS
+                    || !claim_ref(&ref, now_ms, interval)) {
                     continue;
                 }
                 p = apr_pcalloc(pool, sizeof(*p));
-                p->slot = slot;
+                p->pool = pool;
+                p->ref = ref;
                 p->name = w->s->name_ex;
                 p->fd = -1;
                 p->started = apr_time_now();
@@ -342,11 +389,14 @@ static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
                     p->error = "not probed: not an HTTP member";
                 }
                 else {
+                    char host[sizeof(w->s->hostname_ex) + 16];
+
+                    pis_host_header(host, sizeof(host), w->s->hostname_ex,
+                                    (unsigned)w->s->port);
                     p->request = apr_psprintf(pool, "GET %s HTTP/1.0\r\n"
-                        "Host: %s:%u\r\nUser-Agent: mod_pistats probe\r\n"
+                        "Host: %s\r\nUser-Agent: mod_pistats probe\r\n"
                         "Accept: text/plain\r\nConnection: close\r\n\r\n",
-                        pis_conf_probe_path(c), w->s->hostname_ex,
-                        (unsigned)w->s->port);
+                        pis_conf_probe_path(c), host);
                     probe_connect(p, w->s->hostname_ex, w->s->port);
                 }
                 APR_ARRAY_PUSH(due, probe_t *) = p;
@@ -371,6 +421,9 @@ static void probe_round(apr_pool_t *pool, server_rec *main_s)
         probe_finish(ps[i]);
         if (ps[i]->fd >= 0) {
             close(ps[i]->fd);
+        }
+        if (ps[i]->ai != NULL) {
+            freeaddrinfo(ps[i]->ai);
         }
     }
 }

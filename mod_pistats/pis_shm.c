@@ -12,7 +12,6 @@
 
 APLOG_USE_MODULE(pistats);
 
-#define PIS_MAGIC    0x70697331U           /* "pis1" */
 #define PIS_USERDATA "pistats-shm"
 
 static pis_table *table;                   /* this generation's view */
@@ -121,74 +120,70 @@ const char *pis_shm_key(apr_pool_t *p, server_rec *s, proxy_balancer *b,
 
 static pis_slot *slot_at(pis_table *t, unsigned i)
 {
-    return (pis_slot *)((char *)t->slots + (apr_size_t)i * t->slot_size);
+    return pis_table_slot(t, i);
 }
 
-/* Finds the slot with key, or -1. */
-static int find_key(pis_table *t, const char *key)
+/* Makes a new segment for capacity members on the process pool. */
+static apr_status_t create(server_rec *s, unsigned capacity,
+                           apr_shm_t **out)
 {
-    unsigned i;
+    apr_pool_t *proc = s->process->pool;
+    apr_size_t size = pis_table_size(capacity);
+    apr_status_t rv;
 
-    for (i = 0; i < t->capacity; i++) {
-        pis_slot *sl = slot_at(t, i);
-
-        if (__atomic_load_n(&sl->state, __ATOMIC_ACQUIRE) == PIS_SLOT_USED
-            && strcmp(sl->key, key) == 0) {
-            return (int)i;
-        }
+    /* Anonymous: inherited by every child, gone with the last process.
+     * On the process pool, so graceful restarts keep it. */
+    rv = apr_shm_create(out, size, NULL, proc);
+    if (rv != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, rv, s, PISLOGNO(10011)
+                     "cannot create %" APR_SIZE_T_FMT " bytes of shared"
+                     " memory for %u members; statistics are off",
+                     size, capacity);
+        return rv;
     }
-    return -1;
+    memset(apr_shm_baseaddr_get(*out), 0, size);
+    pis_table_init(apr_shm_baseaddr_get(*out), capacity, pis_now_s());
+    apr_pool_userdata_set(*out, PIS_USERDATA, apr_pool_cleanup_null, proc);
+    return APR_SUCCESS;
 }
 
-/* Claims a free slot for key (lock-free; a racing claim of the same key
- * is undone).  Returns the index, or -1 when the table is full. */
-static int claim(pis_table *t, const char *key)
-{
-    unsigned i;
-
-    for (i = 0; i < t->capacity; i++) {
-        pis_slot *sl = slot_at(t, i);
-        uint32_t free_state = PIS_SLOT_FREE;
-        int other;
-
-        if (!__atomic_compare_exchange_n(&sl->state, &free_state,
-                                         PIS_SLOT_CLAIMING, 0,
-                                         __ATOMIC_ACQ_REL,
-                                         __ATOMIC_ACQUIRE)) {
-            continue;
-        }
-        pis_slot_reset(sl);
-        apr_cpystrn(sl->key, key, sizeof(sl->key));
-        sl->gen = t->gen;
-        __atomic_store_n(&sl->state, PIS_SLOT_USED, __ATOMIC_RELEASE);
-        other = find_key(t, key);
-        if (other >= 0 && (unsigned)other != i) {
-            /* someone else claimed it first: give ours back */
-            __atomic_store_n(&sl->state, PIS_SLOT_FREE, __ATOMIC_RELEASE);
-            return other;
-        }
-        return (int)i;
-    }
-    return -1;
-}
-
-static int find_or_claim(pis_table *t, const char *key)
-{
-    int i = find_key(t, key);
-
-    return i >= 0 ? i : claim(t, key);
-}
-
-static apr_status_t attach(apr_pool_t *pconf, server_rec *s,
-                           unsigned capacity)
+/* The segment a graceful restart kept, if this build may use it.  One of
+ * another layout (an upgrade of mod_pistats.so) is given up: children of
+ * the old generation keep their own mapping of it; it goes with them. */
+static apr_shm_t *kept_segment(server_rec *s)
 {
     apr_pool_t *proc = s->process->pool;
     apr_shm_t *shm = NULL;
-    apr_size_t size;
+    const pis_table *t;
+    pis_table_verdict v;
+
+    apr_pool_userdata_get((void **)&shm, PIS_USERDATA, proc);
+    if (shm == NULL) {
+        return NULL;
+    }
+    t = apr_shm_baseaddr_get(shm);
+    v = pis_table_check(t, apr_shm_size_get(shm));
+    if (v == PIS_TABLE_OK) {
+        return shm;
+    }
+    /* The first four words never move: safe to read and to name. */
+    ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PISLOGNO(11300)
+                 "shared memory of another layout (%s: magic 0x%08x,"
+                 " version %u, slot %u bytes; this build: version %u,"
+                 " slot %u bytes): member statistics start again from"
+                 " zero in a new segment", pis_table_verdict_str(v),
+                 t->magic, t->version, t->slot_size, PIS_LAYOUT_VERSION,
+                 (unsigned)sizeof(pis_slot));
+    apr_pool_userdata_set(NULL, PIS_USERDATA, apr_pool_cleanup_null, proc);
+    apr_shm_destroy(shm);
+    return NULL;
+}
+
+static apr_status_t attach(server_rec *s, unsigned capacity)
+{
+    apr_shm_t *shm = kept_segment(s);
     apr_status_t rv;
 
-    (void)pconf;
-    apr_pool_userdata_get((void **)&shm, PIS_USERDATA, proc);
     if (shm != NULL) {
         table = apr_shm_baseaddr_get(shm);
         if (table->capacity != capacity) {
@@ -198,26 +193,11 @@ static apr_status_t attach(apr_pool_t *pconf, server_rec *s,
         }
         return APR_SUCCESS;
     }
-    size = APR_OFFSETOF(pis_table, slots)
-           + (apr_size_t)capacity * sizeof(pis_slot);
-    /* Anonymous: inherited by every child, gone with the last process.
-     * On the process pool, so graceful restarts keep it. */
-    rv = apr_shm_create(&shm, size, NULL, proc);
-    if (rv != APR_SUCCESS) {
-        ap_log_error(APLOG_MARK, APLOG_ERR, rv, s, PISLOGNO(10011)
-                     "cannot create %" APR_SIZE_T_FMT " bytes of shared"
-                     " memory for %u members; statistics are off",
-                     size, capacity);
-        return rv;
+    rv = create(s, capacity, &shm);
+    if (rv == APR_SUCCESS) {
+        table = apr_shm_baseaddr_get(shm);
     }
-    table = apr_shm_baseaddr_get(shm);
-    memset(table, 0, size);
-    table->magic = PIS_MAGIC;
-    table->capacity = capacity;
-    table->slot_size = sizeof(pis_slot);
-    table->start_s = pis_now_s();
-    apr_pool_userdata_set(shm, PIS_USERDATA, apr_pool_cleanup_null, proc);
-    return APR_SUCCESS;
+    return rv;
 }
 
 typedef void member_fn(apr_pool_t *p, server_rec *s, proxy_balancer *b,
@@ -248,18 +228,14 @@ static void each_member(apr_pool_t *p, server_rec *s, member_fn *fn,
 static void assign_one(apr_pool_t *p, server_rec *s, proxy_balancer *b,
                        proxy_worker *w, void *baton)
 {
-    int k = find_or_claim(table, pis_shm_key(p, s, b, w));
-
-    if (k < 0) {
+    if (pis_claim_take(table, pis_shm_key(p, s, b, w), table->gen) < 0) {
         (*(unsigned *)baton)++;
-    }
-    else {
-        slot_at(table, (unsigned)k)->gen = table->gen;
     }
 }
 
-/* Gives every configured member a slot; frees the slots of members that
- * left the configuration. */
+/* Gives every configured member a slot; gives up the slots of members
+ * that left the configuration (children of the old generation that still
+ * serve them stop writing there: pis_claim.h). */
 static void assign(apr_pool_t *p, server_rec *s)
 {
     unsigned missing = 0, i;
@@ -274,29 +250,40 @@ static void assign(apr_pool_t *p, server_rec *s)
     for (i = 0; i < table->capacity; i++) {
         pis_slot *sl = slot_at(table, i);
 
-        if (sl->state == PIS_SLOT_USED && sl->gen != table->gen) {
-            __atomic_store_n(&sl->state, PIS_SLOT_FREE, __ATOMIC_RELEASE);
+        if (__atomic_load_n(&sl->state, __ATOMIC_SEQ_CST) == PIS_SLOT_USED
+            && sl->gen != table->gen) {
+            pis_claim_release(table, i);
         }
     }
 }
 
-/* each_member: remember the member's slot in this process's index. */
+/* A reference to the slot of key, found or claimed (claim: 1). */
+static int ref_of(const char *key, int claim, pis_slot_ref *out)
+{
+    int k = claim ? pis_claim_take(table, key, table->gen)
+                  : pis_claim_find(table, key);
+
+    return k < 0 ? -1 : pis_claim_ref(table, (unsigned)k, key, out);
+}
+
+/* each_member: remember the member's slot, and its owner, in this
+ * process's index. */
 static void index_one(apr_pool_t *p, server_rec *s, proxy_balancer *b,
                       proxy_worker *w, void *baton)
 {
-    int k = find_key(table, pis_shm_key(p, s, b, w));
+    pis_slot_ref ref;
 
     (void)baton;
-    if (k >= 0) {
+    if (ref_of(pis_shm_key(p, s, b, w), 0, &ref) == 0) {
         apr_hash_set(index_by_worker, apr_pmemdup(p, &w, sizeof(w)),
-                     sizeof(w), slot_at(table, (unsigned)k));
+                     sizeof(w), apr_pmemdup(p, &ref, sizeof(ref)));
     }
 }
 
 apr_status_t pis_shm_setup(apr_pool_t *pconf, server_rec *s,
                            unsigned capacity)
 {
-    apr_status_t rv = attach(pconf, s, capacity);
+    apr_status_t rv = attach(s, capacity);
 
     if (rv != APR_SUCCESS) {
         table = NULL;
@@ -318,20 +305,20 @@ void pis_shm_child_init(apr_pool_t *pchild, server_rec *s)
     }
 }
 
-pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
-                       proxy_worker *w)
+int pis_shm_ref(apr_pool_t *p, server_rec *s, proxy_balancer *b,
+                proxy_worker *w, pis_slot_ref *out)
 {
     char key[PIS_KEY_BUF];
-    pis_slot *sl;
-    int k;
+    const pis_slot_ref *known;
 
     if (table == NULL) {
-        return NULL;
+        return -1;
     }
     if (index_by_worker != NULL) {
-        sl = apr_hash_get(index_by_worker, &w, sizeof(w));
-        if (sl != NULL) {
-            return sl;
+        known = apr_hash_get(index_by_worker, &w, sizeof(w));
+        if (known != NULL) {
+            *out = *known;             /* checked at each write */
+            return 0;
         }
     }
     /* A member this process did not know at child_init (added at run
@@ -340,15 +327,41 @@ pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
      * balancer's pick) only find the slot the probe or a request
      * claimed; with one, claim it. */
     key_into(key, s, b, w);
-    k = p == NULL ? find_key(table, key) : find_or_claim(table, key);
-    if (k < 0) {
+    if (ref_of(key, p != NULL, out) != 0) {
         if (p != NULL && !full_logged) {
             full_logged = 1;
             ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(10013)
                          "PiStatsMaxMembers %u reached: %s has no"
                          " statistics", table->capacity, w->s->name_ex);
         }
+        return -1;
+    }
+    return 0;
+}
+
+pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
+                       proxy_worker *w)
+{
+    pis_slot_ref ref;
+
+    if (pis_shm_ref(p, s, b, w, &ref) != 0 || !pis_slot_owned(&ref)) {
         return NULL;
     }
-    return slot_at(table, (unsigned)k);
+    return ref.slot;
+}
+
+void pis_shm_start(const pis_slot_ref *ref)
+{
+    if (pis_slot_pin(ref)) {
+        pis_slot_start(ref->slot);
+        pis_slot_unpin(ref);
+    }
+}
+
+void pis_shm_finish(const pis_slot_ref *ref, const pis_sample *x)
+{
+    if (pis_slot_pin(ref)) {
+        pis_slot_finish(ref->slot, x);
+        pis_slot_unpin(ref);
+    }
 }

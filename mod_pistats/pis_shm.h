@@ -2,11 +2,14 @@
  *
  * One anonymous segment per server lifetime: created at the first start
  * on the process pool, it outlives graceful restarts (the counters of
- * members that still exist go on) and is never re-created, so restarts
- * leak nothing.  Each member owns a slot keyed "vhost|balancer|member";
- * post_config assigns the configured members and frees the slots of
- * members that left the configuration; members added at run time (the
- * balancer-manager) claim a slot with a compare-and-swap on first use.
+ * members that still exist go on), so restarts leak nothing.  A graceful
+ * restart into a build whose table layout differs (magic, version, slot
+ * size: pis_claim.h) makes a new segment instead, with a notice: no build
+ * reads or writes a segment of another layout.  Each member owns a slot
+ * keyed "vhost|balancer|member"; post_config assigns the configured
+ * members and gives up the slots of members that left the configuration;
+ * members added at run time (the balancer-manager) claim a slot on first
+ * use.  Which slot is whose, without a lock: pis_claim.c.
  */
 #ifndef PIS_SHM_H
 #define PIS_SHM_H
@@ -14,19 +17,10 @@
 #include "httpd.h"
 #include "mod_proxy.h"
 
+#include "pis_claim.h"
 #include "pis_slot.h"
 
 #define PIS_DEFAULT_MAX_MEMBERS 128
-
-typedef struct {
-    uint32_t magic;
-    uint32_t capacity;
-    uint32_t slot_size;
-    uint32_t gen;                 /* bumped by every post_config */
-    uint32_t start_s;             /* when the segment was made */
-    uint32_t pad[3];
-    pis_slot slots[1];            /* capacity of them */
-} pis_table;
 
 /* post_config (parent): attaches to or creates the segment, then assigns
  * every configured member a slot.  Returns APR_SUCCESS, or an error
@@ -40,11 +34,23 @@ void pis_shm_child_init(apr_pool_t *pchild, server_rec *s);
 /* The table, or NULL when statistics are off. */
 pis_table *pis_shm_table(void);
 
-/* The slot of a member: from the index, else found or claimed by key
- * (members added at run time; not when p is NULL: then nothing is
- * allocated).  NULL when the table is full. */
+/* The slot of a member, for readers: from the index, else found or
+ * claimed by key (members added at run time; not when p is NULL: then
+ * nothing is allocated).  NULL when the table is full, or when the slot
+ * this process knew no longer belongs to the member (a child of an older
+ * generation after a graceful restart removed it). */
 pis_slot *pis_shm_slot(apr_pool_t *p, server_rec *s, proxy_balancer *b,
                        proxy_worker *w);
+
+/* The same for writers: a reference that pis_shm_start/finish and the
+ * probe check (pin) before each write.  0, or -1 without a slot. */
+int pis_shm_ref(apr_pool_t *p, server_rec *s, proxy_balancer *b,
+                proxy_worker *w, pis_slot_ref *out);
+
+/* pis_slot_start/finish on the slot of ref, only while it is still the
+ * member's (else nothing: the slot has changed hands). */
+void pis_shm_start(const pis_slot_ref *ref);
+void pis_shm_finish(const pis_slot_ref *ref, const pis_sample *x);
 
 /* The key of a member, and the server that owns its balancer (the main
  * server for balancers a virtual host inherits). */

@@ -34,7 +34,11 @@
 #define PIS_EWMA_TAU_MS  10000    /* time constant of the EWMA */
 #define PIS_ERR_MAX      48       /* bytes of a probe error text */
 
-enum { PIS_SLOT_FREE = 0, PIS_SLOT_CLAIMING = 1, PIS_SLOT_USED = 2 };
+/* A slot's life (pis_claim.c): FREE -> CLAIMING (taken by compare-and-
+ * swap, key being written) -> KEYED (key written, checked against racing
+ * claims of the same key) -> USED, or -> DEAD (lost a race) -> FREE. */
+enum { PIS_SLOT_FREE = 0, PIS_SLOT_CLAIMING = 1, PIS_SLOT_USED = 2,
+       PIS_SLOT_KEYED = 3, PIS_SLOT_DEAD = 4 };
 
 typedef struct {
     uint32_t lo, hi;
@@ -68,7 +72,12 @@ typedef struct {
 typedef struct {
     uint32_t state;               /* PIS_SLOT_* */
     uint32_t gen;                 /* config generation that last had it */
+    uint32_t owner;               /* bumped when the slot is given up */
+    uint32_t pins;                /* writers between pin and unpin */
     char key[PIS_KEY_MAX];
+#ifdef PIS_TEST_LAYOUT
+    uint32_t test_pad[16];        /* another layout (t/pistats/shm_layout.t) */
+#endif
 
     uint32_t started, finished;   /* in flight = started - finished */
     pis_ctr64 requests;

@@ -37,7 +37,7 @@ APLOG_USE_MODULE(pistats);
 #define PIS_STAMP_FILTER "PISTATS_ANSWERED_CONN"
 
 typedef struct {
-    pis_slot *slot;                /* attempt in progress, or NULL */
+    pis_slot_ref ref;              /* attempt in progress: slot != NULL */
     apr_time_t start;
     apr_time_t answered;           /* the node's headers came, or 0 */
     apr_off_t bytes_in;            /* body bytes from the node */
@@ -66,7 +66,7 @@ static void finish(request_rec *r, pis_req *q, int status, int proxy_error)
     pis_sample x;
     apr_time_t now = apr_time_now();
 
-    if (q->slot == NULL) {
+    if (q->ref.slot == NULL) {
         return;
     }
     x.now_s = (uint32_t)apr_time_sec(now);
@@ -81,8 +81,8 @@ static void finish(request_rec *r, pis_req *q, int status, int proxy_error)
     x.proxy_error = proxy_error;
     x.bytes_in = proxy_error ? 0 : clamp32(q->bytes_in);
     x.bytes_out = proxy_error ? 0 : clamp32(r->bytes_sent);
-    pis_slot_finish(q->slot, &x);
-    q->slot = NULL;
+    pis_shm_finish(&q->ref, &x);
+    q->ref.slot = NULL;
 }
 
 /* Safety net: an attempt still open when the request ends (an abort
@@ -93,7 +93,7 @@ static apr_status_t finish_on_cleanup(void *data)
     request_rec *r = data;
     pis_req *q = req_state(r, 0);
 
-    if (q != NULL && q->slot != NULL) {
+    if (q != NULL && q->ref.slot != NULL) {
         finish(r, q, 0, 1);
     }
     return APR_SUCCESS;
@@ -102,7 +102,7 @@ static apr_status_t finish_on_cleanup(void *data)
 /* The node started answering the attempt in progress (once). */
 static void stamp(pis_req *q)
 {
-    if (q != NULL && q->slot != NULL && q->answered == 0) {
+    if (q != NULL && q->ref.slot != NULL && q->answered == 0) {
         q->answered = apr_time_now();
     }
 }
@@ -150,7 +150,7 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
                          const char *proxyhost, apr_port_t proxyport)
 {
     pis_req *q;
-    pis_slot *slot;
+    pis_slot_ref ref;
 
     (void)conf;
     (void)url;
@@ -159,24 +159,24 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
     if (worker == NULL || worker->balancer == NULL || r->main != NULL) {
         return DECLINED;
     }
-    slot = pis_shm_slot(r->pool, r->server, worker->balancer, worker);
-    if (slot == NULL) {
+    if (pis_shm_ref(r->pool, r->server, worker->balancer, worker, &ref)
+        != 0) {
         return DECLINED;
     }
     q = req_state(r, 1);
-    if (q->slot != NULL) {
+    if (q->ref.slot != NULL) {
         finish(r, q, 0, 1);            /* the previous attempt failed */
     }
     else {
         apr_pool_cleanup_register(r->pool, r, finish_on_cleanup,
                                   apr_pool_cleanup_null);
     }
-    q->slot = slot;
+    q->ref = ref;
     q->start = apr_time_now();
     q->answered = 0;
     q->bytes_in = 0;
     add_conn_stamp(r, q);
-    pis_slot_start(slot);
+    pis_shm_start(&ref);
     return DECLINED;
 }
 
@@ -185,7 +185,7 @@ static int track_done(int *status, request_rec *r)
 {
     pis_req *q = req_state(r, 0);
 
-    if (q == NULL || q->slot == NULL) {
+    if (q == NULL || q->ref.slot == NULL) {
         return DECLINED;
     }
     if (*status == OK || *status == DONE) {

@@ -36,8 +36,20 @@ for (1 .. 12) {
     my $res = GET('/stats/missing.html');
     $misses{ $res->header('X-Node') // 'none' }++ if $res->code == 404;
 }
-sleep 1.2;               # rates and history count complete seconds
-my $after = status_json('pimaster');
+# Rates and history count complete seconds: wait (bounded) until node1's
+# history holds its requests, rather than for a fixed time.
+sub recent_of {
+    my ($doc) = @_;
+    my $h = member($doc, $B, $port{node1})->{history}{requests} // [];
+    my $n = 0;
+    $n += $_ for @$h[-70 .. -1];
+    return $n;
+}
+my $after = wait_for(20, 0.2, sub {
+    my $d = status_json('pimaster');
+    return recent_of($d) >= ($pages{node1} // 0) + ($misses{node1} // 0)
+        ? $d : undef;
+}) // status_json('pimaster');
 
 my $sum_req = 0;
 for my $n (@nodes) {
@@ -156,8 +168,10 @@ POST('/balancer-manager', Referer => $ref,
      content => "b=stats&nonce=$nonce&b_wyes=1&b_nwrkr=$url");
 POST('/balancer-manager', Referer => $ref,
      content => "b=stats&nonce=$nonce&w=$url&w_status_D=0&w_lf=1");
-for (1 .. 40) { GET('/stats/page.html') }
-my $added = wait_for(3, 0.2, sub {
+# Traffic until the balancer has picked it (bounded: what is tested here
+# is its statistics, not how soon a new member gets its share).
+my $added = wait_for(30, 0, sub {
+    GET('/stats/page.html') for 1 .. 10;
     my $d = status_json('pimaster');
     my $a = member($d, $B, $port{nodecache});
     return $a && $a->{requests} > 0 ? $a : undef;

@@ -44,6 +44,8 @@ void test_codec(void);
 void test_adapt(void);
 void test_slot(void);
 void test_hist(void);
+void test_connect(void);
+void test_claim(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

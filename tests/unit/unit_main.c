@@ -26,6 +26,8 @@ int main(void)
     test_adapt();
     test_slot();
     test_hist();
+    test_connect();
+    test_claim();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
