@@ -73,6 +73,7 @@ static void pis_child_init(apr_pool_t *pchild, server_rec *s)
 {
     pis_handler_child_init(pchild, s);
     pis_shm_child_init(pchild, s);
+    pis_probe_child_init(pchild, s);
 }
 
 static void pis_register_hooks(apr_pool_t *p)
@@ -85,7 +86,9 @@ static void pis_register_hooks(apr_pool_t *p)
     ap_hook_check_config(pis_check_config, NULL, NULL, APR_HOOK_MIDDLE);
     ap_hook_post_config(pis_post_config, after_balancer, before_watchdog,
                         APR_HOOK_LAST);
-    ap_hook_child_init(pis_child_init, after_balancer, NULL,
+    /* before mod_watchdog starts the probe thread: the member index is
+     * complete before a round reads it */
+    ap_hook_child_init(pis_child_init, after_balancer, before_watchdog,
                        APR_HOOK_MIDDLE);
     ap_hook_handler(pis_handler, NULL, NULL, APR_HOOK_MIDDLE);
     APR_OPTIONAL_HOOK(ap, status_hook, pis_status_hook, NULL, NULL,

@@ -49,6 +49,8 @@ APLOG_USE_MODULE(pistats);
 #define PIS_PROBE_BODY_MAX  8192
 #define PIS_PROBE_HEAD_MAX  4096
 #define PIS_PROBE_MAX_TARGETS 1024
+/* How long a child's exit waits for its probe round to end. */
+#define PIS_PROBE_EXIT_WAIT   apr_time_from_sec(30)
 
 typedef enum { P_CONNECTING, P_READING, P_DONE } probe_state;
 
@@ -253,6 +255,65 @@ static void probe_finish(probe_t *p)
     p->stored = 1;
 }
 
+/* The gate between the child and its probe thread.  mod_watchdog runs
+ * the thread on a pool of the process and joins it only when that pool
+ * goes, at exit(), after the child's pool, and with it the child's index
+ * of members (pis_shm.c), is gone: a round still running then reads freed
+ * memory (a prefork child stopped by a graceful restart while its probe
+ * resolved a name died of SIGSEGV).  So the child pool's first cleanup
+ * closes the gate and waits for a round in progress to end; no round
+ * starts after.  Dekker-style: each side stores its flag, then reads the
+ * other's, all sequentially consistent (32-bit atomics, fine on ARMv6). */
+static uint32_t gate_closed;
+static uint32_t in_round;
+
+static int round_enter(void)
+{
+    __atomic_store_n(&in_round, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&gate_closed, __ATOMIC_SEQ_CST)) {
+        __atomic_store_n(&in_round, 0, __ATOMIC_SEQ_CST);
+        return 0;
+    }
+    return 1;
+}
+
+static void round_leave(void)
+{
+    __atomic_store_n(&in_round, 0, __ATOMIC_SEQ_CST);
+}
+
+/* Whether the child is going: a round in progress stops early. */
+static int gate_is_closed(void)
+{
+    return __atomic_load_n(&gate_closed, __ATOMIC_SEQ_CST) != 0;
+}
+
+static apr_status_t close_gate(void *data)
+{
+    server_rec *s = data;
+    apr_time_t until = apr_time_now() + PIS_PROBE_EXIT_WAIT;
+
+    __atomic_store_n(&gate_closed, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&in_round, __ATOMIC_SEQ_CST)) {
+        if (apr_time_now() >= until) {
+            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(11500)
+                         "child exit: the telemetry probe did not end its"
+                         " round within %d s (a resolver that hangs?)",
+                         (int)apr_time_sec(PIS_PROBE_EXIT_WAIT));
+            break;
+        }
+        apr_sleep(apr_time_from_msec(5));
+    }
+    return APR_SUCCESS;
+}
+
+void pis_probe_child_init(apr_pool_t *pchild, server_rec *s)
+{
+    __atomic_store_n(&gate_closed, 0, __ATOMIC_SEQ_CST);
+    /* a pre-cleanup: runs before the child pool frees anything */
+    apr_pool_pre_cleanup_register(pchild, s, close_gate);
+}
+
 /* Runs every started probe to its end or deadline. */
 static void probe_poll(probe_t **ps, int n)
 {
@@ -293,10 +354,11 @@ static void probe_poll(probe_t **ps, int n)
             fds[i].revents = 0;
             next = (live++ == 0 || p->deadline < next) ? p->deadline : next;
         }
-        if (live == 0) {
-            break;
+        if (live == 0 || gate_is_closed()) {
+            break;                         /* done, or the child goes */
         }
         ms = (int)((next - now + 999) / 1000);
+        ms = ms > 100 ? 100 : ms;          /* see the gate every 100 ms */
         if (poll(fds, (nfds_t)n, ms < 1 ? 1 : ms) < 0 && errno != EINTR) {
             break;
         }
@@ -430,8 +492,10 @@ static void probe_round(apr_pool_t *pool, server_rec *main_s)
 
 static apr_status_t probe_callback(int state, void *data, apr_pool_t *pool)
 {
-    if (state == AP_WATCHDOG_STATE_RUNNING && pis_shm_table() != NULL) {
+    if (state == AP_WATCHDOG_STATE_RUNNING && pis_shm_table() != NULL
+        && round_enter()) {
         probe_round(pool, data);
+        round_leave();
     }
     return APR_SUCCESS;                    /* anything else unregisters */
 }

@@ -9,6 +9,10 @@
  * not fatal). */
 int pis_probe_post_config(apr_pool_t *pconf, server_rec *s);
 
+/* child_init: a child's exit waits for its probe round to end (the
+ * probe thread outlives the child's pool). */
+void pis_probe_child_init(apr_pool_t *pchild, server_rec *s);
+
 /* Whether the probe runs (for the status page). */
 int pis_probe_active(void);
 

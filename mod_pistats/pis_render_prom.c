@@ -44,6 +44,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pis_render.h"
 
@@ -303,7 +304,8 @@ static void label(pis_out *o, int *n, const char *k, const char *v)
     (*n)++;
 }
 
-/* "{balancer=..,member=..,xk=xv}"; b == NULL: the server itself. */
+/* "{balancer=..,member=..[,vhost=..],xk=xv}"; b == NULL: the server
+ * itself; vhost only where two balancers shown share a name. */
 static void labels(pis_out *o, const pis_balancer_snap *b,
                    const pis_member_snap *m, const char *xk, const char *xv)
 {
@@ -312,6 +314,9 @@ static void labels(pis_out *o, const pis_balancer_snap *b,
     if (b != NULL) {
         label(o, &n, "balancer", b->name ? b->name : "");
         label(o, &n, "member", m->name ? m->name : "");
+        if (b->name_shared) {
+            label(o, &n, "vhost", b->vhost ? b->vhost : "");
+        }
     }
     if (xk != NULL) {
         label(o, &n, xk, xv);
@@ -498,5 +503,23 @@ void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
              snap->uptime_s);
     if (snap->has_deflate_counts) {
         deflate_counts(o, snap);
+    }
+}
+
+void pis_snap_mark_shared(pis_snap *snap)
+{
+    unsigned i, j;
+
+    for (i = 0; i < snap->nbalancers; i++) {
+        pis_balancer_snap *a = &snap->balancers[i];
+
+        for (j = i + 1; j < snap->nbalancers; j++) {
+            pis_balancer_snap *b = &snap->balancers[j];
+
+            if (a->name != NULL && b->name != NULL
+                && strcmp(a->name, b->name) == 0) {
+                a->name_shared = b->name_shared = 1;
+            }
+        }
     }
 }

@@ -69,6 +69,9 @@ typedef struct {
     const char *name;              /* "balancer://pis" */
     const char *vhost;             /* "host:port" of its virtual host */
     const char *lbmethod;          /* "pi", "byrequests", ... */
+    int name_shared;               /* another balancer shown has this name
+                                    * (a virtual host's own, BalancerInherit
+                                    * Off): pis_snap_mark_shared() */
     unsigned nmembers;
     pis_member_snap *members;
 } pis_balancer_snap;

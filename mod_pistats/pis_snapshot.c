@@ -11,6 +11,7 @@
 
 #include "pis_config.h"
 #include "pis_probe.h"
+#include "pis_render.h"
 #include "pis_public.h"
 #include "pis_shm.h"
 #include "pis_snapshot.h"
@@ -229,4 +230,5 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
     }
     snap->nbalancers = (unsigned)bal->nelts;
     snap->balancers = (pis_balancer_snap *)bal->elts;
+    pis_snap_mark_shared(snap);
 }

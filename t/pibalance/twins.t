@@ -13,7 +13,7 @@ use JSON::PP ();
 use lib 't/lib';
 use PiTest qw(status_json wait_for);
 
-plan tests => 11, need_module 'pistats', 'pibalance', 'proxy_balancer';
+plan tests => 13, need_module 'pistats', 'pibalance', 'proxy_balancer';
 
 my $vars = Apache::Test::vars();
 my $cfg = Apache::Test::config();
@@ -109,3 +109,15 @@ ok t_cmp(defined $s, 1, 'trailing slash: the section\'s PiBalanceThermal');
 Apache::TestRequest::module('twinhost');
 ok t_cmp(GET('/slash/page.html')->header('X-Node') // '', 'grow2',
          'all hot: still served');
+
+# Prometheus on the main page: the two balancer://twin are told apart by
+# a vhost label (the member of the same URL is in both), never the same
+# series twice.
+Apache::TestRequest::module('default');
+my $prom = GET_BODY('/pi-status-twins?prometheus');
+my %seen;
+my @dups = grep { $seen{$_}++ == 1 }
+           map { /^([^#\s]\S*)\s/ ? $1 : () } split /\n/, $prom;
+ok t_cmp(join("\n", @dups), '', 'Prometheus: no series twice');
+ok t_cmp(scalar(() = $prom =~ /^pistats_member_requests_total\{balancer="balancer:\/\/twin",member="[^"]*:$port{grow1}\/?",vhost="[^"]+"\} \d+$/mg),
+         2, 'Prometheus: both twins\' grow1 member, each with its vhost');

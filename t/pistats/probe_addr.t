@@ -1,10 +1,7 @@
 # The probe and node addresses: a node that refuses the master (403) gets
 # a warning naming the Require line to add; an IPv6 literal member is
-# probed with a bracketed Host header.  (Trying every address of a name
-# is unit-tested: tests/unit/test_connect.c.  A member named "localhost"
-# is not probed here: under prefork, a child that a graceful restart
-# stops while its probe thread resolves a name can die with SIGSEGV --
-# seen with t/pistats/restart.t; reported, not fixed yet.)
+# probed with a bracketed Host header; a member named "localhost" is
+# probed whatever address "localhost" resolves to first.
 use strict;
 use warnings FATAL => 'all';
 
@@ -13,12 +10,13 @@ use Apache::TestUtil;
 use Apache::TestRequest;
 use IO::Socket::IP;
 use IO::Select;
+use Socket qw(getaddrinfo SOCK_STREAM);
 use Time::HiRes qw(time);
 use lib 't/lib';
 use PiTest qw(status_json wait_for);
 use PiLog;
 
-plan tests => 5, need_module 'pistats', 'proxy_balancer';
+plan tests => 6, need_module 'pistats', 'proxy_balancer';
 
 # The whole log: the 403 comes with the first probes, at start-up.
 my $log = PiLog->new(qr/HTTP status 403/, from_start => 1);
@@ -69,3 +67,13 @@ my $got6 = wait_for(10, 0.25, sub {
     return $m && ($m->{telemetry}{node} // '') eq 'v6node';
 });
 ok t_cmp($got6 ? 1 : 0, 1, 'the IPv6 member telemetry is read');
+
+# "localhost": every address it resolves to is tried (the node listens on
+# 127.0.0.1 only; Debian's /etc/hosts often gives ::1 first).
+my ($err, @ai) = getaddrinfo('localhost', 80, { socktype => SOCK_STREAM });
+t_debug('localhost resolves to ' . scalar(@ai) . ' address(es)');
+my $byname = wait_for(20, 0.25, sub {
+    my ($m) = members_of(status_json('probeaddr'), 'balancer://byname');
+    return $m && ($m->{telemetry}{node} // '') eq 'nodelocal';
+});
+ok t_cmp($byname ? 1 : 0, 1, 'the member named localhost is probed');

@@ -770,6 +770,61 @@ static void snap_prom(void)
           == NULL);
 }
 
+/* Series keys ("name{labels}") that occur twice in an exposition. */
+static int prom_duplicates(const char *text)
+{
+    const char *a, *b;
+    int dup = 0;
+
+    for (a = text; *a; a = strchr(a, '\n') ? strchr(a, '\n') + 1 : "") {
+        size_t la = strcspn(a, " \n");
+
+        if (*a == '#' || la == 0) {
+            continue;
+        }
+        for (b = strchr(a, '\n'); b != NULL && *++b;
+             b = strchr(b, '\n')) {
+            if (*b != '#' && strcspn(b, " \n") == la
+                && strncmp(a, b, la) == 0) {
+                dup++;
+            }
+        }
+    }
+    return dup;
+}
+
+/* A virtual host's own balancer with the main server's name (and the
+ * same member URL): told apart by a vhost label, never the same series
+ * twice; names shown once get no vhost label. */
+static void snap_prom_twins(void)
+{
+    static big_buf b;
+    pis_out o = { big_emit, &b };
+    pis_snap s = *fixture();
+    pis_balancer_snap twins[2];
+
+    twins[0] = s.balancers[0];
+    twins[1] = s.balancers[0];
+    twins[1].vhost = "vhost.example:80";
+    s.balancers = twins;
+    b.len = 0;
+    big_emit(&b, "", 0);
+    pis_render_snap_prometheus(&o, &s);
+    CHECK(prom_duplicates(b.data) > 0);      /* what it was */
+    pis_snap_mark_shared(&s);
+    CHECK(twins[0].name_shared && twins[1].name_shared);
+    b.len = 0;
+    big_emit(&b, "", 0);
+    pis_render_snap_prometheus(&o, &s);
+    CHECK_INT(prom_duplicates(b.data), 0);
+    CHECK_INT(prom_check(b.data), 0);
+    CHECK(strstr(b.data, ",vhost=\"vhost.example:80\"") != NULL);
+    CHECK(strstr(b.data, ",vhost=\"master.example:80\"") != NULL);
+    s = *fixture();
+    pis_snap_mark_shared(&s);
+    CHECK(!s.balancers[0].name_shared && !s.balancers[1].name_shared);
+}
+
 static void snap_html(void)
 {
     static big_buf b;
@@ -801,5 +856,6 @@ void test_render_snap(void)
     snap_auto();
     snap_json();
     snap_prom();
+    snap_prom_twins();
     snap_html();
 }
