@@ -83,14 +83,22 @@ restore() {
     stop_httpd
     # Disable what this test enabled (pibalance, pistats and the proxy
     # modules pibalance.load's Depends line pulled in).
-    local m
+    local m e b
     for m in $(ls -1 "$enabled" | grep '\.load$' |
                grep -vxF -f "$work/enabled.before" | sed 's/\.load$//'); do
         a2dismod -q -f "$m" >/dev/null 2>&1 || say "could not a2dismod $m"
     done
+    # Any link left that was not there before (a .conf whose .load was
+    # enabled already) goes too: a dangling one breaks apache2ctl -t.
+    for e in $(ls -1 "$enabled" | grep -vxF -f "$work/enabled.before"); do
+        rm -f "$enabled/$e"
+    done
+    # Replace, never overwrite in place: a running apache2 may have the
+    # old .so mapped (overwriting it could crash that server).
     for f in $files; do
-        if [ -e "$work/backup/$(basename "$f")" ]; then
-            cp -p "$work/backup/$(basename "$f")" "$f"
+        b=$work/backup/$(basename "$f")
+        if [ -e "$b" ]; then
+            cp -p "$b" "$f.pib-restore.$$" && mv -f "$f.pib-restore.$$" "$f"
         else
             rm -f "$f"
         fi
@@ -176,7 +184,7 @@ ProxyPass "/via-pi/" "balancer://installed/"
 EOF
 httpd() {                       # as apache2ctl: the Debian environment
     ( set +u; export APACHE_CONFDIR=$sysconf; . "$sysconf/envvars" &&
-      exec apache2 -d "$sysconf" -f "$work/httpd.conf" "$@" )
+      exec apache2 -d "$sysconf" -f "$work/httpd.conf" "$@" 9>&- )
 }
 httpd -M > "$work/step.log" 2>&1 || fail "apache2 -M with mods-enabled"
 for m in pibalance_module pistats_module; do
@@ -235,8 +243,8 @@ fi
 # 6. Stop it, put the system back, and check its configuration again.
 stop_httpd || fail "httpd did not stop"
 pass "httpd stopped"
-trap 'rm -rf "$work"' EXIT
 restore || fail "mods-enabled differs from before the test"
+trap 'rm -rf "$work"' EXIT
 apache2ctl -t > "$work/step.log" 2>&1 || fail "apache2ctl -t after restore"
 pass "system restored (modules disabled, files as before), apache2ctl -t ok"
 exit 0
