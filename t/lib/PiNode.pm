@@ -39,11 +39,11 @@ sub telemetry_or_hang {
     return Apache2::Const::OK;
 }
 
-# A page that takes 50 ms.
+# A page that takes 400 ms.
 sub slow {
     my $r = shift;
     require Time::HiRes;
-    Time::HiRes::sleep(0.05);
+    Time::HiRes::sleep(0.4);
     $r->content_type('text/html');
     $r->print("slow page\n");
     return Apache2::Const::OK;

@@ -8,7 +8,8 @@ use Apache::TestRequest ();
 use Exporter 'import';
 
 our @EXPORT_OK = qw(count_nodes node_get telemetry status_json member
-                    wait_for check_config);
+                    wait_for check_config timed_gets tally in_windows
+                    measure_share);
 
 # GETs $path on the master vhost $n times, sequentially, and counts the
 # X-Node header of the answers.  Failed requests count under "status NNN".
@@ -23,6 +24,84 @@ sub count_nodes {
         $count{$node}++;
     }
     return \%count;
+}
+
+# GETs $path on vhost $module $n times, sequentially; returns a list of
+# [start, end, node, server time] (the client's times; node as
+# count_nodes counts; the time the server logged for the request,
+# t/conf/pitimes.conf.in, or the client's when no line is found within
+# 10 s: both at least the member's sample).
+my $tag = 0;
+sub timed_gets {
+    my ($module, $path, $n) = @_;
+    require Time::HiRes;
+    Apache::TestRequest::module($module);
+    my ($port) = Apache::TestRequest::hostport() =~ /:(\d+)$/;
+    my (@req, %id);
+    for (1 .. $n) {
+        my $id = "$$." . ++$tag;
+        my $t0 = Time::HiRes::time();
+        my $res = Apache::TestRequest::GET("$path?pt=$id");
+        my $t1 = Time::HiRes::time();
+        push @req, [$t0, $t1,
+                    $res->is_success ? ($res->header('X-Node') // 'none')
+                                     : 'status ' . $res->code, $t1 - $t0];
+        $id{$id} = $req[-1];
+    }
+    my $log = Apache::Test::vars('t_logs') . '/pi_times_log';
+    wait_for(10, 0.1, sub {
+        open my $fh, '<', $log or return 0;
+        while (<$fh>) {
+            # the master's line (the node logs the same query string)
+            next unless m{^$port \S+ \?pt=(\S+) (\d+)$} && $id{$1};
+            $id{$1}[3] = $2 / 1e6 if $2 / 1e6 < $id{$1}[3];
+            delete $id{$1};
+        }
+        return !%id;
+    });
+    return \@req;
+}
+
+# Counts the nodes of a list of [start, end, node].
+sub tally {
+    my ($req) = @_;
+    my %c;
+    $c{ $_->[2] }++ for @$req;
+    return \%c;
+}
+
+# How many requests of @$reqs (lists of timed_gets) started while a
+# sample of one of @$from could still decide a pick: a request whose
+# server time is d >= $thresh (its member's sample is at most that) may
+# keep the member's estimate up for $decay x log2(d / $thresh) s after
+# it ends (halved every PiBalanceDecay while nobody picks it).
+sub in_windows {
+    my ($from, $reqs, $decay, $thresh) = @_;
+    my @win = map { [$_->[0], $_->[1] + $decay
+                                        * log($_->[3] / $thresh) / log(2)] }
+              grep { $_->[3] >= $thresh } @$from;
+    return scalar grep { my $t = $_->[0];
+                         grep { $t >= $_->[0] && $t <= $_->[1] } @win }
+                  @$reqs;
+}
+
+# The split of sequential requests between equal idle members under
+# lbmethod pi is the round robin's (ties, broken by the credit: within 2
+# of the exact share) except where the latency rule decides: an idle
+# member whose estimate is twice another's and 5 ms more gets no request
+# until its estimate has halved back, and then it does not catch up (a
+# member out of the tie saves up no credit).  So a request that took
+# d >= 5 ms may move the requests sent in $decay x log2(d / 5 ms) s
+# after it.  Sends 30 warm-up requests (counted in no share), then $n;
+# returns (counts, tolerance = 2 + the requests that could be moved): on
+# a quiet machine the round robin exactly, on a busy one what the method
+# allows.
+sub measure_share {
+    my ($module, $path, $n, $decay) = @_;
+    my $req = timed_gets($module, $path, 30 + $n);
+    my @measured = @$req[30 .. $#$req];
+    return (tally(\@measured),
+            2 + in_windows($req, \@measured, $decay, 0.005));
 }
 
 # GET on a node vhost.

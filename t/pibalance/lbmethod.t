@@ -5,46 +5,17 @@ use warnings FATAL => 'all';
 use Apache::Test;
 use Apache::TestUtil;
 use Apache::TestRequest;
-use Time::HiRes qw(time);
 use lib 't/lib';
-use PiTest qw(count_nodes);
+use PiTest qw(count_nodes measure_share);
 
 plan tests => 20, need_module 'proxy', 'proxy_http', 'proxy_balancer',
     'headers', 'pibalance';
 
 sub share { my ($c, $node) = @_; return $c->{$node} // 0 }
 
-# The split of sequential requests between equal idle members is the
-# round robin's (ties, broken by the credit: within 2 of the exact share)
-# except where the latency rule decides: an idle member whose estimate is
-# twice another's and 5 ms more gets no request until its estimate has
-# halved back (every PiBalanceDecay, 0.1 s here), and then it does not
-# catch up (a member out of the tie saves up no credit).  A sample is at
-# most the request's time seen by the client, so a request that took
-# d >= 5 ms may move the requests sent in the 0.1 x log2(d / 5 ms) s after
-# it.  The tolerance is 2 plus the count of those requests: on a quiet
-# machine the round robin exactly, on a busy one what the method allows.
-# The members are warmed first (30 requests, counted in no share).
-sub measure {
-    my ($path, $n, $decay) = @_;
-    Apache::TestRequest::module('master');
-    my (%c, @req);
-    for my $i (1 .. 30 + $n) {
-        my $t0 = time;
-        my $res = GET($path);
-        push @req, [$t0, time];
-        next if $i <= 30;
-        $c{ $res->is_success ? ($res->header('X-Node') // 'none')
-                             : 'status ' . $res->code }++;
-    }
-    my @win = map { [$_->[0], $_->[1] + $decay * log(($_->[1] - $_->[0])
-                                                     / 0.005) / log(2)] }
-              grep { $_->[1] - $_->[0] >= 0.005 } @req;
-    my $moved = grep { my $t = $_->[0];
-                       grep { $t >= $_->[0] && $t <= $_->[1] } @win }
-                @req[30 .. $#req];
-    return (\%c, 2 + $moved);
-}
+# Shares: PiTest::measure_share (round robin within a tolerance derived
+# from the latency rule and the client's timings, after a warm-up).
+sub measure { return measure_share('master', @_) }
 
 # Three equal members share evenly.
 my ($c, $tol) = measure('/even/page.html', 300, 0.1);
