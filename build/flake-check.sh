@@ -3,11 +3,13 @@
 # a CPU hog keeps every core busy, and prints passes and failures per test
 # file.  A test that fails here assumes how fast the machine is.
 #
-# Usage: build/flake-check.sh [-m "event worker prefork"] [-j HOGS]
+# Usage: build/flake-check.sh [-m "event worker prefork"] [-p] [-j HOGS]
 #                             [-T SECONDS] N [TEST-FILE...]
 #        build/flake-check.sh -r LOGDIR     the table of a check again
 #   N         runs of the suite (each: every MPM of -m, one after the other)
 #   -m MPMS   the MPMs to run under, in order (default: event)
+#   -p        the MPMs of a run at once, as build/run-tests.sh runs them
+#             (build/suite-pass.sh: a copy each, ports 100 apart)
 #   -j HOGS   busy loops at nice 0 (default: one per core, nproc; 0: none)
 #   -T SECS   bound on the whole check (default: 1800 s a suite pass); the
 #             hogs die at this bound even if this script is killed
@@ -23,7 +25,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
-usage() { sed -n '6,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 say() { printf 'flake-check: %s\n' "$*"; }
 
@@ -111,10 +113,12 @@ report() {
 mpms=event
 hogs=$(nproc)
 total=""
-while getopts "m:j:T:r:h" opt; do
+parallel=0
+while getopts "m:pj:T:r:h" opt; do
     case $opt in
         r) report "$OPTARG" ;;
         m) mpms=$OPTARG ;;
+        p) parallel=1 ;;
         j) hogs=$OPTARG ;;
         T) total=$OPTARG ;;
         *) usage ;;
@@ -130,6 +134,7 @@ for m in $mpms; do
     case $m in event | worker | prefork) ;; *) usage ;; esac
 done
 npass=$(echo $mpms | wc -w)
+[ $parallel = 1 ] && npass=1
 total=${total:-$((runs * npass * 1800))}
 
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/flake-check.XXXXXX")
@@ -187,7 +192,51 @@ start=$(date +%s)
 results=$logdir/results             # run mpm file verdict failed-tests
 : > "$results"
 printf '%-5s %-8s %8s  %s\n' run mpm seconds result > "$logdir/runs"
+# finish_run RUN MPM RC SECS LOG: the run's verdict into the results
+finish_run() {
+    local i=$1 mpm=$2 rc=$3 secs=$4 log=$5 nfail verdict
+    parse_log "$i" "$mpm" "$rc" "$log" >> "$results"
+    nfail=$(awk -v r="$i" -v m="$mpm" '$1 == r && $2 == m && $4 == "fail"' \
+            "$results" | wc -l)
+    verdict=$([ "$rc" -eq 0 ] && echo ok || echo "FAIL (exit $rc, $nfail)")
+    [ "$rc" -eq 124 ] && verdict="FAIL (timed out)"
+    printf '%-5s %-8s %8s  %s\n' "$i" "$mpm" "$secs" "$verdict" \
+        >> "$logdir/runs"
+    say "run $i/$runs $mpm: ${secs}s, $verdict ($log)"
+}
+# parallel_run RUN LEFT: every MPM at once, each in its own copy
+parallel_run() {
+    local i=$1 left=$2 k=0 mpm t0 pids=() rcs=()
+    local base=${APACHE_TEST_PORT:-8529}
+    t0=$(date +%s)
+    for mpm in $mpms; do
+        PIB_PASS_DIR=$logdir/pass-$mpm timeout -s TERM "$left" \
+            "$PWD/build/suite-pass.sh" "$mpm" $((base + 100 * k)) "$@" \
+            > "$logdir/run-$i-$mpm.log" 2>&1 &
+        pids+=($!)
+        k=$((k + 1))
+    done
+    for k in "${!pids[@]}"; do wait "${pids[$k]}"; rcs[$k]=$?; done
+    k=0
+    for mpm in $mpms; do
+        [ "${rcs[$k]}" -eq 124 ] &&      # an httpd the killed pass left
+            (cd "$logdir/pass-$mpm" && perl t/TEST -stop-httpd) >/dev/null 2>&1
+        finish_run "$i" "$mpm" "${rcs[$k]}" $(( $(date +%s) - t0 )) \
+            "$logdir/run-$i-$mpm.log"
+        k=$((k + 1))
+    done
+}
 for i in $(seq 1 "$runs"); do
+    if [ $parallel = 1 ]; then
+        left=$((start + total - $(date +%s)))
+        if [ "$left" -le 60 ]; then
+            say "run $i: not started, the ${total}s bound is reached"
+            for mpm in $mpms; do echo "$i $mpm (run) notrun -" >> "$results"; done
+            continue
+        fi
+        parallel_run "$i" "$left" "$@"
+        continue
+    fi
     for mpm in $mpms; do
         left=$((start + total - $(date +%s)))
         log=$logdir/run-$i-$mpm.log
@@ -202,16 +251,8 @@ for i in $(seq 1 "$runs"); do
         PIB_MPM=$mpm timeout -s TERM "$left" \
             make -s test-httpd TEST_ARGS="$*" > "$log" 2>&1
         rc=$?
-        secs=$(( $(date +%s) - t0 ))
         [ "$rc" -eq 124 ] && stop_suite
-        parse_log "$i" "$mpm" "$rc" "$log" >> "$results"
-        nfail=$(awk -v r="$i" -v m="$mpm" '$1 == r && $2 == m && $4 == "fail"' \
-                "$results" | wc -l)
-        verdict=$([ "$rc" -eq 0 ] && echo ok || echo "FAIL (exit $rc, $nfail)")
-        [ "$rc" -eq 124 ] && verdict="FAIL (timed out)"
-        printf '%-5s %-8s %8s  %s\n' "$i" "$mpm" "$secs" "$verdict" \
-            >> "$logdir/runs"
-        say "run $i/$runs $mpm: ${secs}s, $verdict ($log)"
+        finish_run "$i" "$mpm" "$rc" $(( $(date +%s) - t0 )) "$log"
     done
 done
 stop_hogs

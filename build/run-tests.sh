@@ -37,20 +37,24 @@ log "C unit tests (make check)"
 make -s check
 log "the README's install path: make install, a2enmod, apache2ctl -t, /pi-status (build/install-test.sh)"
 build/install-test.sh
-log "libFuzzer targets, 20 s each (fuzz/run.sh --ci)"; fuzz/run.sh --ci
 
-# The suite under each MPM: per-member statistics must be right across
-# processes (prefork), threads (worker) and the event MPM alike.
-for mpm in event worker prefork; do
-    log "Apache::Test suite under the $mpm MPM (PIB_MPM=$mpm make test-httpd)"
-    perl t/TEST -clean >/dev/null 2>&1 || true
-    rm -f t/conf/base.conf
-    PIB_MPM=$mpm make -s test-httpd
-done
-
-log "ASan+UBSan suite, event MPM (make sanitize)"; PIB_MPM=event build/sanitize.sh
-
-log "cross-build and qemu smoke test: arm64, armv7, armv6 (build/cross.sh)"
-build/cross.sh
+# Then, at once (each in a copy of its own, on ports of its own; the
+# suites wait on conditions with bounded deadlines, so a busy machine slows
+# them but does not fail them):
+#  - the suite under each MPM: per-member statistics must be right across
+#    processes (prefork), threads (worker) and the event MPM alike;
+#  - the suite with ASan+UBSan (event MPM);
+#  - the libFuzzer targets, 20 s each;
+#  - the cross-builds and the qemu smoke test (arm64, armv7, armv6).
+# PIB_TEST_JOBS bounds how many run at once (default: all six).
+base=${APACHE_TEST_PORT:-8529}
+log "suites (event, worker, prefork, ASan), fuzzing, cross-builds: ${PIB_TEST_JOBS:-6} at once (build/parallel.sh)"
+build/parallel.sh -j "${PIB_TEST_JOBS:-6}" -T 3600 \
+    suite-event   "build/suite-pass.sh event $base" \
+    suite-worker  "build/suite-pass.sh worker $((base + 100))" \
+    suite-prefork "build/suite-pass.sh prefork $((base + 200))" \
+    asan-event    "PIB_MPM=event PIB_SANITIZE_PORT=$((base + 300)) build/sanitize.sh" \
+    fuzz          "fuzz/run.sh --ci" \
+    cross         "build/cross.sh"
 
 log "all tests passed"

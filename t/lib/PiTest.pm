@@ -9,7 +9,7 @@ use Exporter 'import';
 
 our @EXPORT_OK = qw(count_nodes node_get telemetry status_json member
                     wait_for check_config timed_gets tally in_windows
-                    measure_share);
+                    measure_share count_until_used);
 
 # GETs $path on the master vhost $n times, sequentially, and counts the
 # X-Node header of the answers.  Failed requests count under "status NNN".
@@ -24,6 +24,25 @@ sub count_nodes {
         $count{$node}++;
     }
     return \%count;
+}
+
+# count_nodes($path, $n), then, while one of @nodes has had no request,
+# windows of 10 more, for up to 20 s.  Two idle members are not an even
+# split: one slow answer on a busy machine makes the latency rule prefer
+# the other member until that sample decays, so a member's first request
+# can take a few windows.  Returns the counts of every request sent and
+# how many were sent.
+sub count_until_used {
+    my ($path, $n, @nodes) = @_;
+    my $count = count_nodes($path, $n);
+    wait_for(20, 0, sub {
+        return 1 unless grep { !$count->{$_} } @nodes;
+        my $more = count_nodes($path, 10);
+        $count->{$_} += $more->{$_} for keys %$more;
+        $n += 10;
+        return 0;
+    });
+    return ($count, $n);
 }
 
 # GETs $path on vhost $module $n times, sequentially; returns a list of
