@@ -58,17 +58,18 @@ else
 fi
 log "built in $((SECONDS - t0)) s"
 
+log "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 t1=$SECONDS
 "$top/bench/run.sh" --baseline "$tmp/base" --quick
 log "run.sh --quick --baseline: $((SECONDS - t1)) s"
 t2=$SECONDS
 offload_out=$("$top/bench/offload.sh" --baseline "$tmp/base" \
-                  "${COMPARE_OFFLOAD_SECS:-3}" | tee /dev/stderr)
+                  "${COMPARE_OFFLOAD_SECS:-3}" | tee >(cat >&2))
 log "offload.sh --baseline: $((SECONDS - t2)) s"
 if [ "${COMPARE_OVERHEAD:-0}" = 1 ]; then
     t3=$SECONDS
     overhead_out=$("$top/bench/run.sh" --baseline "$tmp/base" --overhead \
-                       | tee /dev/stderr)
+                       | tee >(cat >&2))
     log "run.sh --overhead --baseline: $((SECONDS - t3)) s"
 fi
 
@@ -84,4 +85,4 @@ if [ -n "${overhead_out:-}" ]; then
     echo "== bench/run.sh --overhead"
     sed -n '/^this tree \/ baseline/,$p' <<<"$overhead_out"
 fi
-log "compare-commits: $((SECONDS - t0)) s in all"
+log "compare-commits: $((SECONDS - t0)) s in all; load average now $(cut -d' ' -f1-3 /proc/loadavg)"

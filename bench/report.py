@@ -484,6 +484,8 @@ def report(raw, scen_dir, plots, out_md, elapsed):
              % (' --baseline ...' if m.get('baseline') else '',
                 ' --quick' if m['mode'] == 'quick' else '', m['date'],
                 elapsed, data_name(raw), m.get('commit', 'unknown')))
+    if m.get('loadavg'):
+        o[-1] += '  Load average at the start: %s.' % m['loadavg']
     o.append('')
     o.append('Machine: %s, `nproc` = %s, %s, kernel %s.  Versions: %s '
              '(event MPM), %s, nginx %s, wrk %s.'

@@ -409,7 +409,7 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
     # shellcheck disable=SC2046
     port=$(start_front "$bal" $(node_ports))
     sleep 1                     # every balancer: probe has run twice
-    if [ "$bal" = pi ]; then
+    if [ "${bal%@base}" = pi ]; then  # the same extra work for pi@base
         start_sampler "$secs" "$work/samples"
     fi
     if [ "$load" = closed ]; then
@@ -419,7 +419,7 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
                    "$top/sim/scenarios/$conf" "$OPEN_LOAD")
         res=$(load_open "$port" "$secs" "$rate" "$dir.load")
     fi
-    if [ "$bal" = pi ]; then
+    if [ "${bal%@base}" = pi ]; then
         curl -s -m 2 "http://127.0.0.1:$APACHE/pi-status?json" \
             > "$dir.pistatus.json" || true
         grep 'PIB10[2-9]' "$work/error_log" > "$dir.piblog" || true
@@ -428,6 +428,10 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
             > "$dir.pisamples.tsv" || true
         rm -rf "$work/samples"
     fi
+    case $bal in            # an Apache front's error log, for the record
+        haproxy|nginx) ;;
+        *) cp "$work/error_log" "$dir.error_log" 2>/dev/null || true ;;
+    esac
     stop_front
     stop_sim
     printf '%s\t%s\t%s\t%s\t%s\n' "$scen" "$load" "$bal" "$secs" "$res" \
@@ -523,6 +527,7 @@ check_generator() {             # openloop straight at a zero-time node
 machine_info() {
     {
         echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
         echo "mode=$mode"
         echo "nproc=$(nproc)"
         echo "cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
