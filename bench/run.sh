@@ -592,7 +592,7 @@ main() {
     : > "$raw/overhead.tsv"
     if [ "$mode" = overhead ]; then
         run_overhead
-        overhead_table
+        overhead_table | tee "$raw/overhead.txt"
         return
     fi
     check_generator
