@@ -332,9 +332,12 @@ one_page() {                    # one_page FILE: every setup, then tables
 }
 
 exec > >(tee "$raw/tables.md")
+based=""
+[ -z "$baseline" ] || based=" (baseline: $(tree_commit "$baseline"))"
 echo "# bench/offload.sh ${baseline:+--baseline $baseline }$secs $conns," \
-     "$(date -u '+%Y-%m-%d %H:%M UTC') (load average $(cut -d' ' -f1-3 /proc/loadavg)), modules built from $(tree_commit "${PIB_MODULES:-$top}")" \
-     "${baseline:+(baseline: $(tree_commit "$baseline"))}; raw data: $raw"
+     "$(date -u '+%Y-%m-%d %H:%M UTC') (load average" \
+     "$(cut -d' ' -f1-3 /proc/loadavg)), modules built from" \
+     "$(tree_commit "${PIB_MODULES:-$top}")$based; raw data: ${raw#"$top/"}/"
 for page in $pages; do
     one_page "$page"
 done
