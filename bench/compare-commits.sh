@@ -6,8 +6,8 @@
 #   bench/compare-commits.sh BASE [HEAD]
 #
 # BASE and HEAD are commits of this repository; without HEAD the other
-# side is this tree as it is (built with make if its modules are missing:
-# uncommitted changes count).  Each commit is exported (git archive, no
+# side is this tree as it is (make all is run in it first; uncommitted
+# changes count).  Each commit is exported (git archive, no
 # worktree is registered) into a temporary directory and built there
 # (./configure && make all); this tree's bench/ scripts then run with
 # --baseline BASE's build, so every Apache measurement is made twice,
@@ -50,11 +50,9 @@ if [ -n "$head" ]; then
     build "$head" "$tmp/head"
     export PIB_MODULES=$tmp/head
 else
-    if [ ! -f "$top/mod_pibalance/mod_pibalance.so" ] \
-        || [ ! -f "$top/mod_pistats/mod_pistats.so" ]; then
-        (cd "$top" && { [ -f Makefile ] || { autoconf && ./configure; }; } \
-            && make -s all) >/dev/null
-    fi
+    # this tree: make brings stale modules up to date
+    (cd "$top" && { [ -f Makefile ] || { autoconf && ./configure; }; } \
+        && make -s all) >/dev/null
 fi
 log "built in $((SECONDS - t0)) s"
 
