@@ -116,7 +116,7 @@ fi
 
 work=$(mktemp -d /tmp/pib-suite.XXXXXX)
 chmod 755 "$work"
-sim_pid="" hap_pid="" sampler_pid=""
+sim_pid="" hap_pid="" sampler_pid="" front_port=""
 libexec=""
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -320,7 +320,11 @@ $servers        keepalive 64;
 CONF
 }
 
-start_front() {                 # start_front BALANCER PORTS...; prints port
+# start_front BALANCER PORTS...: starts the front, sets front_port.  Not
+# to be called in $( ): HAProxy is a child of this shell, and stop_front
+# must find its pid (in a subshell it was lost, and every run left its
+# HAProxy running on $HAPROXY).
+start_front() {
     local bal=$1
     shift
     case $bal in
@@ -330,18 +334,18 @@ start_front() {                 # start_front BALANCER PORTS...; prints port
                 > "$work/haproxy.log" 2>&1 &
             hap_pid=$!
             wait_port "$HAPROXY" >&2
-            echo "$HAPROXY" ;;
+            front_port=$HAPROXY ;;
         nginx)
             nginx_conf "$@"
             taskset -c 1 nginx -c "$work/nginx.conf"
             wait_port "$NGINX" >&2
-            echo "$NGINX" ;;
+            front_port=$NGINX ;;
         *)
             apache_conf "$bal" "$@"
             : > "$work/error_log"
             taskset -c 1 /usr/sbin/apache2 -f "$work/httpd.conf" -k start
             wait_port "$APACHE" >&2
-            echo "$APACHE" ;;
+            front_port=$APACHE ;;
     esac
 }
 
@@ -407,7 +411,8 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
     dir="$raw/$scen-$load-$bal"
     start_sim "$top/sim/scenarios/$conf" "$dir" $((secs + 8))
     # shellcheck disable=SC2046
-    port=$(start_front "$bal" $(node_ports))
+    start_front "$bal" $(node_ports)
+    port=$front_port
     sleep 1                     # every balancer: probe has run twice
     if [ "${bal%@base}" = pi ]; then  # the same extra work for pi@base
         start_sampler "$secs" "$work/samples"
@@ -485,7 +490,8 @@ SCEN
         for bal in $(overhead_order "$rep"); do
             start_sim "$work/ovh.conf" "$work/ovh" 600
             # shellcheck disable=SC2046
-            port=$(start_front "$bal" $(node_ports))
+            start_front "$bal" $(node_ports)
+            port=$front_port
             timeout 10 taskset -c 0 wrk -t1 -c"$OVH_CONNS" -d1s \
                 "http://127.0.0.1:$port/" > /dev/null 2>&1 || true
             CLOSED_CONNS=$OVH_CONNS
