@@ -1,7 +1,49 @@
 # bench/cpu.sh -- sourced by run.sh, offload.sh, lan.sh and faults.sh: a
-# front's own CPU time, waiting for a port, and the start of an Apache
-# front's httpd.conf.  The scripts keep the front's files in $work
-# (httpd.conf, haproxy.cfg, nginx.pid).
+# front's own CPU time, waiting for a port, the start of an Apache
+# front's httpd.conf, where a run's raw data goes and which build of the
+# modules a front loads.  The scripts keep the front's files in $work
+# (httpd.conf, haproxy.cfg, nginx.pid) and the tree's top in $top.
+
+# results_dir NAME: the directory a run's raw data goes to, created
+# empty -- $PIB_BENCH_OUT if set, else bench/results/<UTC date>-<UTC
+# time>-NAME/.  Refuses a directory that already holds files (a second
+# run in the same minute, or a PIB_BENCH_OUT in use): data is never
+# overwritten.  Prints its absolute path.
+results_dir() {
+    local d=${PIB_BENCH_OUT:-$top/bench/results/$(date -u +%Y-%m-%d-%H%M)-$1}
+    if [ -d "$d" ] && [ -n "$(ls -A "$d")" ]; then
+        echo "results directory not empty: $d (set PIB_BENCH_OUT)" >&2
+        return 1
+    fi
+    mkdir -p "$d" && (cd "$d" && pwd)
+}
+
+# module_so DIR NAME: NAME.so in DIR, or in DIR/NAME/ (DIR a built tree
+# such as a baseline's, see bench/README.md); fails when neither exists.
+module_so() {
+    if [ -f "$1/$2.so" ]; then
+        echo "$1/$2.so"
+    elif [ -f "$1/$2/$2.so" ]; then
+        echo "$1/$2/$2.so"
+    else
+        echo "no $2.so in $1 nor in $1/$2/" >&2
+        return 1
+    fi
+}
+
+# tree_commit DIR: the commit DIR was checked out from, "+dirty" when
+# its tracked files differ, or the content of DIR/.pib-commit (written by
+# bench/compare-commits.sh into an exported tree), or "unknown".
+tree_commit() {
+    if [ -f "$1/.pib-commit" ]; then
+        cat "$1/.pib-commit"
+    elif git -C "$1" rev-parse --short HEAD >/dev/null 2>&1; then
+        printf '%s%s\n' "$(git -C "$1" rev-parse --short HEAD)" \
+            "$(git -C "$1" diff --quiet HEAD -- . ':!bench' 2>/dev/null || echo +dirty)"
+    else
+        echo unknown
+    fi
+}
 
 # wait_port PORT: until something answers HTTP on 127.0.0.1:PORT, at
 # most 5 s (run.sh has its own, asking for /pi-status).

@@ -11,15 +11,16 @@
 # nodes are sim/pisim (its own process) or small python servers from
 # bench/faults-servers.py, wrk drives the front from core 0.  Everything
 # on 127.0.0.1; every wait and loop is bounded; a trap stops everything
-# this script started.  Raw data: bench/raw-faults/, one markdown section
-# per part: bench/raw-faults/<part>.md (bench/RESULTS-faults.md is put
-# together from them).  Access logs (start time, status, µs, member, path)
+# this script started.  Raw data: a new bench/results/<UTC date>-<UTC
+# time>-faults/ (or $PIB_BENCH_OUT), with one markdown section per part,
+# <part>.md (bench/RESULTS-faults.md is put together from them by hand,
+# naming each part's directory).  Access logs (start time, status, µs, member, path)
 # are analysed, then only their non-200 lines are kept (*.access_nok).
 set -eu
 set -o pipefail
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-raw="$top/bench/raw-faults"
+raw=""                          # set by main (or by memory.sh)
 NODE_BASE=19401 APACHE=19380 APACHE2=19381 PYPORT=19390
 work=$(mktemp -d /tmp/pib-faults.XXXXXX)
 chmod 755 "$work"
@@ -492,7 +493,7 @@ PY
     done
     {
         echo
-        echo "Samples of /pi-status?json every 0.5 s: raw-faults/nodefail-*.samples"
+        echo "Samples of /pi-status?json every 0.5 s: ${raw#"$top/bench/"}/nodefail-*.samples"
         echo "(epoch, member, state, in flight, requests, thermal state, probe error)."
     } >> "$md"
 }
@@ -626,13 +627,14 @@ ProxyPass \"/good\" \"balancer://r/good\"" $sim_ports
         echo
         echo "curl exit codes: 18 = transfer closed with data outstanding (partial file),"
         echo "56 = failure receiving data (connection reset), 0 = complete."
-        echo "Per-request lines: raw-faults/reset-*.curl (variant, curl exit, gzip -t failed, Content-Encoding gzip, bytes)."
+        echo "Per-request lines: ${raw#"$top/bench/"}/reset-*.curl (variant, curl exit, gzip -t failed, Content-Encoding gzip, bytes)."
     } >> "$md"
 }
 
 main() {
     local parts=${*:-restart nodefail telemetry reset} p
-    mkdir -p "$raw"
+    raw=$(results_dir faults)
+    log "bench/faults.sh $parts: raw data in $raw ($(tree_commit "$top"))"
     for p in $parts; do
         rm -f "$raw/$p".* "$raw/$p-"* 2>/dev/null || true
         "part_$p"

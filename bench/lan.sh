@@ -13,7 +13,9 @@
 #   zlib    PiBalanceDeflate On, PiBalanceDeflateBuffer 0 (every body
 #           streamed through zlib: what FLUSH-honouring did on a network)
 #   before  PiBalanceDeflate On with the module in $LAN_OLD_SO, if set
-#           (e.g. built from 76075df, which honoured every FLUSH)
+#           (e.g. built from 76075df, which honoured every FLUSH), or
+#           else in $PIB_BASELINE_MODULES (a directory, as run.sh's
+#           --baseline: mod_pibalance.so in it or in its mod_pibalance/)
 #   proxy   no compression (reference)
 #
 # Prints, per page and setup: pages/s, the master's CPU µs a page
@@ -23,6 +25,9 @@
 # lasts SECS; the whole run about (setups × pages × RUNS × SECS) s.
 #
 #   bench/lan.sh [RATE] [SECS] [CONNS] [RUNS]     (300mbit 6 16 2)
+#
+# The printed table also goes to table.md in a new bench/results/<UTC
+# date>-<UTC time>-lan/ (or $PIB_BENCH_OUT).  Needs root (ip netns, tc).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -52,6 +57,10 @@ cleanup() {
 trap cleanup EXIT
 
 [ "$(id -u)" = 0 ] || { echo "bench/lan.sh: needs root (ip netns)" >&2; exit 1; }
+if [ -z "${LAN_OLD_SO:-}" ] && [ -n "${PIB_BASELINE_MODULES:-}" ]; then
+    LAN_OLD_SO=$(module_so "$PIB_BASELINE_MODULES" mod_pibalance)
+fi
+raw=$(results_dir lan)
 "$top/build/setup-deps.sh" bench
 for p in wrk curl ip tc; do
     command -v "$p" >/dev/null || { echo "missing: $p" >&2; exit 1; }
@@ -157,6 +166,9 @@ run() {
 
 setups="hold zlib proxy"
 [ -n "${LAN_OLD_SO:-}" ] && setups="hold before zlib proxy"
+exec > >(tee "$raw/table.md")
+echo "<!-- bench/lan.sh $rate $secs $conns $runs, $(date -u '+%Y-%m-%d %H:%M UTC')," \
+     "modules built from $(tree_commit "$top")${LAN_OLD_SO:+, before: $LAN_OLD_SO} -->"
 echo "# node behind $rate (tbf, netns), wrk -c $conns, ${secs}s a run," \
      "$runs runs; level 1"
 echo "| page     | setup  |  pages/s | CPU µs/p | B/page   | oneshot |    zlib |"

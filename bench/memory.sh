@@ -12,7 +12,7 @@
 #                                 mod_deflate level 1 on the front): the
 #                                 reference, run beside ours
 #   MEM_SMAPS=1                   keep the children's smaps at both points at
-#                                 rest (raw-faults/memory-smaps-N-PID)
+#                                 rest (memory-smaps-N-PID in the raw data)
 #   MEM_CLOSE=1                   a new connection for every request
 #                                 (Connection: close), to tell what grows
 #                                 with a connection's life from what not
@@ -29,15 +29,17 @@
 # resident memory is split by bench/rss-parts.py into the worker threads'
 # stacks, glibc's heap, other anonymous memory and files.  Every second
 # under load: requests so far, the sum of the children's VmRSS and those
-# parts.  Appends a section to bench/RESULTS-faults.md unless NO_APPEND=1.
-# Bounded; trap-based cleanup.
+# parts.  Appends a section to bench/RESULTS-memory.md unless NO_APPEND=1.
+# Raw data (the .tsv, wrk's output, pisim's summary, the section as
+# memory.md) in a new bench/results/<UTC date>-<UTC time>-memory/, or in
+# $PIB_BENCH_OUT.  Bounded; trap-based cleanup.
 set -eu
 set -o pipefail
 # shellcheck source=faults.sh
 source "$(dirname "${BASH_SOURCE[0]}")/faults.sh"
 target=${1:-1000000}
 maxs=${2:-480}
-mkdir -p "$raw"
+raw=$(results_dir memory)
 
 printf 'node m1 slots=256 cpus=4 service=fixed:0 body=file:%s\n' \
     "$top/sim/phpinfo.html" > "$work/mem.scen"
@@ -95,7 +97,7 @@ start=$(date +%s)
 : > "$raw/memory.tsv"
 base_r="" base_rss="" base_t="" base_b="" r100="" rss100="" r500="" rss500=""
 last_rss="" last_r=""
-# MEM_SMAPS=1: the children's smaps at rest, raw-faults/memory-smaps-N-PID
+# MEM_SMAPS=1: the children's smaps at rest, $raw/memory-smaps-N-PID
 keep_smaps() {
     local c
     [ "${MEM_SMAPS:-0}" = 1 ] || return 0
@@ -168,7 +170,7 @@ kib() { echo "$1" | cut -f"$2"; }
 pct=$(pct "$(kib "$rest1" 1)" "$(kib "$rest2" 1)")
 sect="$raw/memory.md"
 {
-    echo "## 5. Memory (bench/memory.sh)"
+    echo "## bench/memory.sh, $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo
     echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'): one plain pisim node (50 KB page), front with"
     echo "$what (2 children × 64 threads, MaxConnectionsPerChild 0;"
@@ -202,14 +204,16 @@ sect="$raw/memory.md"
     echo "| change, first ≥ 500,000 → last | | $(pct "$rss500" "$last_rss") | |"
     echo
     echo "Bytes in/out at the end (member counters): $codec.  Samples every second:"
-    echo "raw-faults/memory.tsv (seconds, requests, Σ VmRSS KiB, connections to the node,"
+    echo "${raw#"$top/bench/"}/memory.tsv (seconds, requests, Σ VmRSS KiB, connections to the node,"
     echo "then total, stacks, heap, other anonymous, files KiB from smaps)."
     echo
     echo "**Shared memory per member**: \`sizeof(pis_slot)\` = **$slot bytes** on this"
     echo "machine ($(uname -m)), compiled from mod_pistats/pis_slot.h; docs/metrics.md says"
     echo "\"10,984 bytes a member (x86-64)\"; limit 16 KiB = 16,384."
+    echo
+    echo "Modules built from $(tree_commit "$top"); raw data: ${raw#"$top/"}/."
 } > "$sect"
 cat "$sect"
 if [ "${NO_APPEND:-0}" != 1 ]; then
-    { echo; cat "$sect"; } >> "$top/bench/RESULTS-faults.md"
+    { echo; cat "$sect"; } >> "$top/bench/RESULTS-memory.md"
 fi

@@ -23,14 +23,29 @@
 # not; the ceilings are CPU time too.  The Apache setups all use
 # ProxyIOBufferSize $PIB_BENCH_IOBUF (default 65536, docs/offload.md).
 #
-# Not a test: prints a table.  Every step is bounded; the whole run takes
-# about 4 minutes.  Installs wrk, haproxy, nginx-light if missing (root).
+# Not a test: prints tables (bench/RESULTS-offload.md quotes them, by
+# hand).  Every step is bounded; the whole run takes about 4 minutes
+# (SECONDS_PER_RUN 2: about 1.5).  Installs wrk, haproxy, nginx-light if
+# missing (root).  The printed tables (tables.md), wrk's output of every
+# run and the offload codec logs go to a new bench/results/<UTC date>-
+# <UTC time>-offload/ directory, or to $PIB_BENCH_OUT.
 #
-#   bench/offload.sh [SECONDS_PER_RUN] [CONNECTIONS]
+#   bench/offload.sh [--baseline DIR] [SECONDS_PER_RUN] [CONNECTIONS]
 #   PIB_BENCH_PAGES="a.html b.html"   pages to serve (default: both above)
+#   --baseline DIR (or PIB_BASELINE_MODULES=DIR): every Apache setup also
+#       as SETUP@base, right after it, with the mod_pibalance.so in DIR or
+#       DIR/mod_pibalance/ (a tree of another commit, built); each page's
+#       tables gain one of ratios this/baseline.  bench/compare-commits.sh
+#       builds both and runs this.
+#   PIB_MODULES=DIR   this side's module from DIR instead of this tree
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+baseline=${PIB_BASELINE_MODULES:-}
+if [ "${1:-}" = --baseline ]; then
+    baseline=${2:?--baseline needs a directory}
+    shift 2
+fi
 secs=${1:-8}
 conns=${2:-50}
 work=$(mktemp -d /tmp/pib-bench.XXXXXX)
@@ -41,6 +56,12 @@ iobuf=${PIB_BENCH_IOBUF:-65536}
 # shellcheck source=cpu.sh
 source "$top/bench/cpu.sh"
 pids=()
+raw=$(results_dir offload)
+base_so=""
+if [ -n "$baseline" ]; then
+    baseline=$(cd "$baseline" && pwd)
+    base_so=$(module_so "$baseline" mod_pibalance)
+fi
 
 cleanup() {
     local p
@@ -63,6 +84,7 @@ if [ ! -f "$top/mod_pibalance/mod_pibalance.so" ]; then
     (cd "$top" && { [ -f Makefile ] || { autoconf && ./configure; }; } \
         && make -s) >/dev/null
 fi
+so=$(module_so "${PIB_MODULES:-$top}" mod_pibalance)
 gcc -O2 -o "$work/ceiling" "$top/bench/ceiling.c" -lz -ldeflate
 
 libexec=$(apxs -q LIBEXECDIR)
@@ -87,20 +109,20 @@ stop_node() {
 }
 
 # ---- the fronts -------------------------------------------------------------
-apache_conf() {                 # apache_conf MODE (offload|deflate|plain)
-    local mode=$1 extra=""
+apache_conf() {                 # apache_conf MODE (offload|deflate|plain) SO
+    local mode=$1 module=$2 extra=""
     case $mode in
         offload) extra="PiBalanceDeflate On
 PiBalanceDeflateLevel 1
 LogFormat %{pibalance-deflate-codec}n codec
-CustomLog $work/codec_log codec" ;;
+CustomLog $work/codec_log$([ "$module" = "$so" ] || echo _base) codec" ;;
         deflate) extra="SetOutputFilter DEFLATE
 DeflateCompressionLevel 1" ;;
     esac
     cat > "$work/httpd.conf" <<CONF
 $(apache_base "$work" warn)
 LoadModule deflate_module "$libexec/mod_deflate.so"
-LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
+LoadModule pibalance_module "$module"
 User nobody
 Group nogroup
 Listen 127.0.0.1:$APACHE
@@ -121,8 +143,8 @@ $extra
 CONF
 }
 
-start_apache() {
-    apache_conf "$1"
+start_apache() {                # start_apache MODE [SO]
+    apache_conf "$1" "${2:-$so}"
     taskset -c 1 /usr/sbin/apache2 -f "$work/httpd.conf" -k start
     wait_port "$APACHE"
 }
@@ -198,6 +220,7 @@ CONF
 # ---- measuring ------------------------------------------------------------
 results=()
 declare -A core                 # core[setup] = pages per front CPU-second
+declare -A rate                 # rate[setup] = pages/s (wall clock)
 
 measure() {                     # measure NAME PORT FRONT (apache|haproxy|nginx)
     local name=$1 port=$2 front=$3 bytes out rps p99 mbs n t0 t1 us pc
@@ -210,6 +233,7 @@ measure() {                     # measure NAME PORT FRONT (apache|haproxy|nginx)
     out=$(timeout $((secs + 10)) taskset -c 0 wrk -t1 -c"$conns" \
               -d"${secs}s" --latency -H 'Accept-Encoding: gzip' \
               "http://127.0.0.1:$port/")
+    printf '%s\n' "$out" > "$raw/$(basename "$page" .html)-$name.wrk"
     # shellcheck disable=SC2046
     t1=$(cpu_ticks $(front_pids "$front"))
     n=$(awk '/requests in/ {print $1}' <<<"$out")
@@ -219,10 +243,38 @@ measure() {                     # measure NAME PORT FRONT (apache|haproxy|nginx)
     us=$(printf '%.0f' "$(us_per_request $((t1 - t0)) "$n")")
     pc=$(awk -v us="$us" 'BEGIN {printf "%.0f", (us > 0 ? 1e6 / us : 0)}')
     core[$name]=$pc
+    rate[$name]=$rps
     results+=("$(printf '| %-12s | %8s | %9s | %9s | %8s | %7s | %8s |' \
                  "$name" "$rps" "$us" "$pc" "$bytes" "$mbs" "$p99")")
     printf '  %-12s %6s pages/s  %5s us of front CPU per page\n' \
         "$name" "$rps" "$us" >&2
+}
+
+# apache_setup MODE NAME: measure an Apache setup; with a baseline, then
+# the same with the baseline's module as NAME@base.
+apache_setup() {
+    start_apache "$1"
+    measure "$2" "$APACHE" apache
+    stop_apache
+    if [ -n "$baseline" ]; then
+        start_apache "$1" "$base_so"
+        measure "$2@base" "$APACHE" apache
+        stop_apache
+    fi
+}
+
+# base_table: this tree's Apache setups against the baseline's, side by
+# side in this run.
+base_table() {
+    local s
+    echo
+    echo "This tree ($(tree_commit "${PIB_MODULES:-$top}")) / baseline ($(tree_commit "$baseline")), one run on this machine (1.00 = no change):"
+    echo
+    echo '| setup | pages/s per front core this / base | pages/s this / base |'
+    echo '|---|---:|---:|'
+    for s in node-gzip proxy-only offload mod_deflate; do
+        echo "| $s | $(ratio "${core[$s]}" "${core[$s@base]}") | $(ratio "${rate[$s]}" "${rate[$s@base]}") |"
+    done
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", (b > 0 ? a / b : 0)}'; }
@@ -232,22 +284,14 @@ one_page() {                    # one_page FILE: every setup, then tables
     results=()
     echo "bench: $(basename "$page"), $secs s per run, $conns connections" >&2
     start_node 1 "$page"
-    start_apache plain
-    measure node-gzip "$APACHE" apache
-    stop_apache
+    apache_setup plain node-gzip
     stop_node
 
     start_node 0 "$page"
-    start_apache plain
-    measure proxy-only "$APACHE" apache
-    stop_apache
-    rm -f "$work/codec_log"
-    start_apache offload
-    measure offload "$APACHE" apache
-    stop_apache
-    start_apache deflate
-    measure mod_deflate "$APACHE" apache
-    stop_apache
+    apache_setup plain proxy-only
+    rm -f "$work/codec_log" "$work/codec_log_base"
+    apache_setup offload offload
+    apache_setup deflate mod_deflate
     start_haproxy
     measure haproxy "$HAPROXY" haproxy
     kill "$hap_pid" 2>/dev/null || true
@@ -269,6 +313,9 @@ one_page() {                    # one_page FILE: every setup, then tables
     echo
     echo "Offload codec per response (one-shot libdeflate vs zlib stream):"
     sort "$work/codec_log" 2>/dev/null | uniq -c | sed 's/^/    /'
+    cp "$work/codec_log" "$raw/$(basename "$page" .html)-offload.codec_log" \
+        2>/dev/null || true
+    [ -z "$baseline" ] || base_table
     echo
     echo "Single-core ceilings (CPU time), level 1: libdeflate $ld1 pages/s, zlib $z1 pages/s."
     echo
@@ -284,6 +331,13 @@ one_page() {                    # one_page FILE: every setup, then tables
     echo '```'
 }
 
+exec > >(tee "$raw/tables.md")
+based=""
+[ -z "$baseline" ] || based=" (baseline: $(tree_commit "$baseline"))"
+echo "# bench/offload.sh ${baseline:+--baseline $baseline }$secs $conns," \
+     "$(date -u '+%Y-%m-%d %H:%M UTC') (load average" \
+     "$(cut -d' ' -f1-3 /proc/loadavg)), modules built from" \
+     "$(tree_commit "${PIB_MODULES:-$top}")$based; raw data: ${raw#"$top/"}/"
 for page in $pages; do
     one_page "$page"
 done

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""bench/report.py -- capacity of a scenario, and RESULTS.md + SVG plots.
+"""bench/report.py -- capacity of a scenario, and bench/run.sh's RESULTS file
+(RESULTS-run.md, RESULTS-run-quick.md) + SVG plots.
 
     report.py capacity SCENARIO_FILE FRACTION   -> open-loop requests/s:
                                                   FRACTION of the
@@ -425,14 +426,66 @@ def offload_table(bench_dir):
     return [''] + out if out else []
 
 
+def data_name(raw):
+    """raw's path from the tree's top (bench/results/...), else as is."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    rel = os.path.relpath(os.path.abspath(raw), top)
+    return (rel if not rel.startswith('..') else os.path.abspath(raw)) + '/'
+
+
+def ratio(a, b):
+    return '%.3f' % (a / b) if b else '-'
+
+
+def baseline_section(m, runs, ovh_runs):
+    """Each Apache run beside its METHOD@base twin (run.sh --baseline):
+    ratios this tree / baseline."""
+    pairs = sorted(k for k in runs if not k[2].endswith('@base')
+                   and (k[0], k[1], k[2] + '@base') in runs)
+    obal = [b for b in BALANCERS if b + '@base' in ovh_runs and b in ovh_runs]
+    if not pairs and not obal:
+        return []
+    o = ['## This tree beside a baseline build', '',
+         'Modules of this tree: %s; baseline: %s (`%s`).  Each Apache run '
+         'was made twice, back to back: this tree\'s modules, then the '
+         'baseline\'s (the overhead repetitions alternate which goes '
+         'first).  **One run on a shared, noisy 2-core machine**: the '
+         'figures are ratios of adjacent runs (1.000 = no change), read '
+         'with the spread of the ratios in mind, not absolute numbers.'
+         % (m.get('commit', '?'), m.get('baseline_commit', '?'),
+            m.get('baseline', '?')), '',
+         '| scenario | load | method | req/s this / base | p99 this / base '
+         '| errors this, base |', '|---|---|---|---:|---:|---|']
+    for scen, load, bal in pairs:
+        a, b = runs[(scen, load, bal)], runs[(scen, load, bal + '@base')]
+        o.append('| %s | %s | %s | %s | %s | %d, %d |' % (
+            scen, load, bal, ratio(a['rps'], b['rps']),
+            ratio(a['p99'], b['p99']), a['errors'], b['errors']))
+    o.append('')
+    if obal:
+        o += ['Per-request overhead (medians of the repetitions):', '',
+              '| method | req/s this / base | µs CPU/req this / base |',
+              '|---|---:|---:|']
+        for bal in obal:
+            a, b = ovh_runs[bal], ovh_runs[bal + '@base']
+            med = lambda v, i: statistics.median(x[i] for x in v)
+            o.append('| %s | %s | %s |' % (
+                bal, ratio(med(a, 0), med(b, 0)), ratio(med(a, 2), med(b, 2))))
+        o.append('')
+    return o
+
+
 def report(raw, scen_dir, plots, out_md, elapsed):
     m = read_machine(raw)
     runs = read_runs(raw)
     o = ['# Balancer benchmark results (issue 7)', '']
-    o.append('Run: `bench/run.sh%s` on %s, whole suite %s s '
-             '(`bench/run.sh --quick`: RESULTS-quick.md).'
-             % (' --quick' if m['mode'] == 'quick' else '', m['date'],
-                elapsed))
+    o.append('Run: `bench/run.sh%s%s` on %s, whole suite %s s.  Raw data '
+             'and plots: %s.  Modules built from %s.'
+             % (' --baseline ...' if m.get('baseline') else '',
+                ' --quick' if m['mode'] == 'quick' else '', m['date'],
+                elapsed, data_name(raw), m.get('commit', 'unknown')))
+    if m.get('loadavg'):
+        o[-1] += '  Load average at the start: %s.' % m['loadavg']
     o.append('')
     o.append('Machine: %s, `nproc` = %s, %s, kernel %s.  Versions: %s '
              '(event MPM), %s, nginx %s, wrk %s.'
@@ -561,6 +614,7 @@ def report(raw, scen_dir, plots, out_md, elapsed):
                  'by this suite)')
         o += off
         o.append('')
+    o += baseline_section(m, runs, ovh_runs)
     o.append('## Targets (issue 7 §4)')
     o.append('')
     o.append('| target | measured | met? |')

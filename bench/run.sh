@@ -5,14 +5,29 @@
 # (bench/openloop.c) load, the per-request overhead benchmark, and a
 # report with plots.
 #
-#   bench/run.sh            full suite, ~15 min: bench/RESULTS.md,
-#                           bench/plots/*.svg, raw data in bench/raw/
-#   bench/run.sh --quick    ~2 min smoke run: bench/RESULTS-quick.md,
-#                           bench/plots/quick/, bench/raw-quick/
+#   bench/run.sh            full suite, ~15 min: bench/RESULTS-run.md
+#   bench/run.sh --quick    ~2 min smoke run: bench/RESULTS-run-quick.md
+#   bench/run.sh --overhead the per-request overhead only, ~2 min: prints
+#                           its table (bench/RESULTS-run-overhead.md
+#                           quotes such tables, by hand)
 #   bench/run.sh --only SCENARIO[,SCENARIO] [BALANCER,...]
 #                           those scenarios of the full suite with those
 #                           balancers (default all), no overhead part:
 #                           report and raw data under /tmp/pib-only/
+#   --baseline DIR          (before the mode, or PIB_BASELINE_MODULES=DIR)
+#                           every Apache run twice, back to back: with this
+#                           tree's modules and with DIR's (mod_pibalance.so
+#                           and mod_pistats.so in DIR or DIR/<module>/, e.g.
+#                           a tree of another commit, built); the report
+#                           gains a table of ratios this/baseline.  About
+#                           1.6 times as long.  bench/compare-commits.sh
+#                           builds both and runs this.
+#   PIB_MODULES=DIR         this side's modules from DIR instead of this
+#                           tree (same layout as --baseline's DIR)
+#
+# Raw data and plots go to a new bench/results/<UTC date>-<UTC time>-run
+# (-quick, -overhead)/ directory, or to $PIB_BENCH_OUT; the RESULTS file
+# names it, and the commit the modules were built from.
 #
 # Must run as root (installs wrk, haproxy, nginx-light if missing).  All
 # on 127.0.0.1; pisim and the load generator on core 0, the front on core
@@ -25,14 +40,21 @@ set -o pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=full
 only="" only_bal=""
+baseline=${PIB_BASELINE_MODULES:-}
+if [ "${1:-}" = --baseline ]; then
+    baseline=${2:?--baseline needs a directory}
+    shift 2
+fi
 case "${1:-}" in
     --quick) mode=quick ;;
     --overhead) mode=overhead ;;
     --only) mode=only; only=${2:?--only needs scenarios}; only_bal=${3:-} ;;
     "") ;;
-    *) echo "usage: $0 [--quick|--overhead|--only SCEN[,SCEN] [BAL,...]]" >&2
+    *) echo "usage: $0 [--baseline DIR] [--quick|--overhead|--only SCEN[,SCEN] [BAL,...]]" >&2
        exit 2 ;;
 esac
+# shellcheck source=cpu.sh
+source "$top/bench/cpu.sh"
 
 NODE_BASE=19301 APACHE=19280 HAPROXY=19282 NGINX=19283
 BALANCERS="pi byrequests bybusyness haproxy nginx"
@@ -42,24 +64,22 @@ OVH_CONNS=50             # overhead benchmark connections
 
 if [ "$mode" = overhead ]; then
     # Only the per-request overhead, Apache's three methods, 5 rounds:
-    # prints the table (raw data in bench/raw-overhead), writes no report.
-    raw="$top/bench/raw-overhead"
+    # prints the table (raw data in its results dir), writes no report.
+    raw=$(results_dir run-overhead)
     plots="$raw"
     out=/dev/null
     BALANCERS="pi byrequests bybusyness"
     SCENARIOS=""
     OVH_SECS=4 OVH_REPS=5
 elif [ "$mode" = quick ]; then
-    out="$top/bench/RESULTS-quick.md"
-    plots="$top/bench/plots/quick"
-    raw="$top/bench/raw-quick"
+    out="$top/bench/RESULTS-run-quick.md"
+    raw=$(results_dir run-quick)
+    plots="$raw/plots"
     # scenario:file:duration:loads
     SCENARIOS="hetero:hetero.conf:5:closed heat-fast:bench-heat-fast.conf:9:closed"
     OVH_SECS=2 OVH_REPS=1
 else
-    out="$top/bench/RESULTS.md"
-    plots="$top/bench/plots"
-    raw="$top/bench/raw"
+    out="$top/bench/RESULTS-run.md"
     SCENARIOS="homogeneous:homogeneous.conf:6:closed,open
 hetero:hetero.conf:10:closed,open
 heat-fast:bench-heat-fast.conf:18:closed,open
@@ -68,22 +88,36 @@ failover:bench-failover.conf:12:closed,open"
     OVH_SECS=4 OVH_REPS=3
 fi
 if [ "$mode" = only ]; then
+    # a scratch run: its own report, not a RESULTS file; replaced each time
     out=/tmp/pib-only/RESULTS.md
-    plots=/tmp/pib-only/plots
-    raw=/tmp/pib-only/raw
-    mkdir -p "$plots" "$raw"
+    raw=${PIB_BENCH_OUT:-/tmp/pib-only/raw}
+    plots=$raw/plots
+    [ -n "${PIB_BENCH_OUT:-}" ] || rm -rf "$raw"
+    raw=$(PIB_BENCH_OUT=$raw results_dir run-only)
     SCENARIOS=$(grep -E "^(${only//,/|}):" <<<"$SCENARIOS" || true)
     [ -n "$SCENARIOS" ] || { echo "no such scenario: $only" >&2; exit 2; }
     [ -z "$only_bal" ] || BALANCERS=${only_bal//,/ }
     OVH_REPS=0
+elif [ "$mode" = full ]; then
+    raw=$(results_dir run)
+    plots="$raw/plots"
+fi
+mods=${PIB_MODULES:-$top}       # the modules of an Apache front: this tree
+if [ -n "$baseline" ]; then
+    baseline=$(cd "$baseline" && pwd)
+    module_so "$baseline" mod_pibalance >/dev/null
+    module_so "$baseline" mod_pistats >/dev/null
+    # each Apache method also as METHOD@base, right after it
+    BALANCERS=$(for b in $BALANCERS; do
+                    case $b in haproxy|nginx) echo "$b" ;;
+                               *) echo "$b $b@base" ;; esac
+                done | tr '\n' ' ')
 fi
 
 work=$(mktemp -d /tmp/pib-suite.XXXXXX)
 chmod 755 "$work"
-sim_pid="" hap_pid="" sampler_pid=""
+sim_pid="" hap_pid="" sampler_pid="" front_port=""
 libexec=""
-# shellcheck source=cpu.sh
-source "$top/bench/cpu.sh"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
 
@@ -155,9 +189,7 @@ prepare() {
     make -s -C "$top/sim" >/dev/null
     gcc -O2 -Wall -Wextra -o "$work/openloop" "$top/bench/openloop.c"
     libexec=$(apxs -q LIBEXECDIR)
-    rm -rf "$raw"
     mkdir -p "$raw" "$plots"
-    rm -f "$plots"/*.svg
 }
 
 # ---- the simulated nodes --------------------------------------------------
@@ -188,8 +220,9 @@ node_ports() {                  # the ports pisim said it listens on
 }
 
 # ---- the fronts -------------------------------------------------------------
-apache_conf() {                 # apache_conf LBMETHOD PORTS...
-    local method=$1 p members=""
+apache_conf() {                 # apache_conf LBMETHOD[@base] PORTS...
+    local method=${1%@base} p members="" dir=$mods
+    [ "$1" = "$method" ] || dir=$baseline
     shift
     for p in "$@"; do
         members="$members    BalancerMember \"http://127.0.0.1:$p\" retry=2
@@ -199,8 +232,8 @@ apache_conf() {                 # apache_conf LBMETHOD PORTS...
 $(apache_base "$work" notice)
 LoadModule lbmethod_byrequests_module "$libexec/mod_lbmethod_byrequests.so"
 LoadModule lbmethod_bybusyness_module "$libexec/mod_lbmethod_bybusyness.so"
-LoadModule pistats_module "$top/mod_pistats/mod_pistats.so"
-LoadModule pibalance_module "$top/mod_pibalance/mod_pibalance.so"
+LoadModule pistats_module "$(module_so "$dir" mod_pistats)"
+LoadModule pibalance_module "$(module_so "$dir" mod_pibalance)"
 User nobody
 Group nogroup
 Listen 127.0.0.1:$APACHE
@@ -287,7 +320,11 @@ $servers        keepalive 64;
 CONF
 }
 
-start_front() {                 # start_front BALANCER PORTS...; prints port
+# start_front BALANCER PORTS...: starts the front, sets front_port.  Not
+# to be called in $( ): HAProxy is a child of this shell, and stop_front
+# must find its pid (in a subshell it was lost, and every run left its
+# HAProxy running on $HAPROXY).
+start_front() {
     local bal=$1
     shift
     case $bal in
@@ -297,18 +334,18 @@ start_front() {                 # start_front BALANCER PORTS...; prints port
                 > "$work/haproxy.log" 2>&1 &
             hap_pid=$!
             wait_port "$HAPROXY" >&2
-            echo "$HAPROXY" ;;
+            front_port=$HAPROXY ;;
         nginx)
             nginx_conf "$@"
             taskset -c 1 nginx -c "$work/nginx.conf"
             wait_port "$NGINX" >&2
-            echo "$NGINX" ;;
+            front_port=$NGINX ;;
         *)
             apache_conf "$bal" "$@"
             : > "$work/error_log"
             taskset -c 1 /usr/sbin/apache2 -f "$work/httpd.conf" -k start
             wait_port "$APACHE" >&2
-            echo "$APACHE" ;;
+            front_port=$APACHE ;;
     esac
 }
 
@@ -374,9 +411,10 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
     dir="$raw/$scen-$load-$bal"
     start_sim "$top/sim/scenarios/$conf" "$dir" $((secs + 8))
     # shellcheck disable=SC2046
-    port=$(start_front "$bal" $(node_ports))
+    start_front "$bal" $(node_ports)
+    port=$front_port
     sleep 1                     # every balancer: probe has run twice
-    if [ "$bal" = pi ]; then
+    if [ "${bal%@base}" = pi ]; then  # the same extra work for pi@base
         start_sampler "$secs" "$work/samples"
     fi
     if [ "$load" = closed ]; then
@@ -386,7 +424,7 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
                    "$top/sim/scenarios/$conf" "$OPEN_LOAD")
         res=$(load_open "$port" "$secs" "$rate" "$dir.load")
     fi
-    if [ "$bal" = pi ]; then
+    if [ "${bal%@base}" = pi ]; then
         curl -s -m 2 "http://127.0.0.1:$APACHE/pi-status?json" \
             > "$dir.pistatus.json" || true
         grep 'PIB10[2-9]' "$work/error_log" > "$dir.piblog" || true
@@ -395,6 +433,10 @@ run_one() {                     # run_one SCEN CONF LOAD BAL SECONDS
             > "$dir.pisamples.tsv" || true
         rm -rf "$work/samples"
     fi
+    case $bal in            # an Apache front's error log, for the record
+        haproxy|nginx) ;;
+        *) cp "$work/error_log" "$dir.error_log" 2>/dev/null || true ;;
+    esac
     stop_front
     stop_sim
     printf '%s\t%s\t%s\t%s\t%s\n' "$scen" "$load" "$bal" "$secs" "$res" \
@@ -418,6 +460,23 @@ run_scenarios() {
 }
 
 # ---- per-request overhead ---------------------------------------------------
+# overhead_order REP: the balancers of repetition REP; with a baseline,
+# every other repetition runs METHOD@base before METHOD, so that neither
+# build always goes second.
+overhead_order() {
+    local b
+    if [ -z "$baseline" ] || [ $(($1 % 2)) = 1 ]; then
+        echo "$BALANCERS"
+        return
+    fi
+    for b in $BALANCERS; do
+        case $b in
+            haproxy|nginx) echo "$b" ;;
+            *@base) echo "$b ${b%@base}" ;;
+        esac
+    done | tr '\n' ' '
+}
+
 run_overhead() {
     local rep bal port res t0 t1 n us
     cat > "$work/ovh.conf" <<SCEN
@@ -428,10 +487,11 @@ node f3
 SCEN
     log "overhead: 200-byte page, $OVH_CONNS connections, $OVH_REPS x"
     for rep in $(seq "$OVH_REPS"); do
-        for bal in $BALANCERS; do
+        for bal in $(overhead_order "$rep"); do
             start_sim "$work/ovh.conf" "$work/ovh" 600
             # shellcheck disable=SC2046
-            port=$(start_front "$bal" $(node_ports))
+            start_front "$bal" $(node_ports)
+            port=$front_port
             timeout 10 taskset -c 0 wrk -t1 -c"$OVH_CONNS" -d1s \
                 "http://127.0.0.1:$port/" > /dev/null 2>&1 || true
             CLOSED_CONNS=$OVH_CONNS
@@ -473,6 +533,7 @@ check_generator() {             # openloop straight at a zero-time node
 machine_info() {
     {
         echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+        echo "loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
         echo "mode=$mode"
         echo "nproc=$(nproc)"
         echo "cpu=$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo)"
@@ -488,6 +549,9 @@ machine_info() {
         echo "ovh_secs=$OVH_SECS"
         echo "ovh_reps=$OVH_REPS"
         echo "scenarios=${SCENARIOS//$'\n'/ }"
+        echo "commit=$(tree_commit "$mods")"
+        echo "baseline=$baseline"
+        [ -z "$baseline" ] || echo "baseline_commit=$(tree_commit "$baseline")"
     } > "$raw/machine.txt"
 }
 
@@ -511,6 +575,16 @@ for bal, v in runs.items():
     print('%-12s %10.0f %8.3f %10.1f %9.3f  %s' % (
         bal, m, m / base, c, cbase / c if c else 0,
         ' '.join('%.0f' % x for x in v)))
+if any(b.endswith('@base') for b in runs):
+    print('\nthis tree / baseline (medians; 1.000 = no change; one run on '
+          'this machine)')
+    print('%-12s %10s %14s' % ('balancer', 'req/s', 'us CPU/req'))
+    for bal in runs:
+        if bal + '@base' in runs:
+            b = bal + '@base'
+            print('%-12s %10.3f %14.3f' % (
+                bal, statistics.median(runs[bal]) / statistics.median(runs[b]),
+                statistics.median(cpu[bal]) / statistics.median(cpu[b])))
 PY
 }
 
@@ -518,12 +592,13 @@ main() {
     local t0=$SECONDS
     prepare
     log "bench/run.sh ($mode): raw data in $raw"
+    [ -z "$baseline" ] || log "baseline modules: $baseline"
     machine_info
     : > "$raw/runs.tsv"
     : > "$raw/overhead.tsv"
     if [ "$mode" = overhead ]; then
         run_overhead
-        overhead_table
+        overhead_table | tee "$raw/overhead.txt"
         return
     fi
     check_generator
