@@ -90,8 +90,9 @@ static const char *thermal_state(const pib_view *v)
     return v->ramp < 1.0 ? "ramping" : "ok";
 }
 
-/* Compare-and-set: from -> to, once.  The plain load first keeps the common case (no
- * change) free of locked instructions on this per-request path. */
+/* Compare-and-set: from -> to, once.  The plain load first keeps the
+ * common case (no change) free of locked instructions on this
+ * per-request path. */
 static int cas32(uint32_t *p, uint32_t from, uint32_t to)
 {
     if (__atomic_load_n(p, __ATOMIC_RELAXED) != from) {
