@@ -216,13 +216,13 @@ static void format_values(const pis_telemetry *t, values *v)
     strcpy(v->mem, "unknown");
     strcpy(v->uptime, "unknown");
     if (t->has_temp) {
-        pis_format_fixed(t->temp_dc, 1, v->temp, sizeof(v->temp));
+        pi_format_dc(t->temp_dc, v->temp, sizeof(v->temp));
     }
     if (t->has_throttled) {
         snprintf(v->throttled, sizeof(v->throttled), "0x%lx", t->throttled);
     }
     if (t->has_load) {
-        pis_format_fixed(t->load1_c, 2, v->load, sizeof(v->load));
+        pi_format_fixed(t->load1_c, 2, v->load, sizeof(v->load));
     }
     if (t->has_cpus) {
         snprintf(v->cpus, sizeof(v->cpus), "%ld", t->cpus);

@@ -11,7 +11,8 @@
 
 #include <stddef.h>
 
-#include "pis_sensor.h"
+#include "pi_num.h"
+#include "pis_telemetry.h"
 #include "pis_snap.h"
 
 #if defined(__GNUC__)

@@ -28,7 +28,7 @@ static void fmt_ms(double us, char *buf, size_t n)
 static void fmt_temp(const pis_member_snap *m, char *buf, size_t n)
 {
     if (m->tel.has_temp && !m->tel_stale) {
-        pis_format_fixed(m->tel.temp_dc, 1, buf, n);
+        pi_format_dc(m->tel.temp_dc, buf, n);
     }
     else {
         snprintf(buf, n, "unknown");
