@@ -20,7 +20,7 @@
  */
 #include "fuzz_common.h"
 #include "pis_render.h"
-#include "pis_render_status.h"
+#include "pis_render_modstatus.h"
 
 /* The JSON and Prometheus checkers (static functions there). */
 #include "../tests/unit/test_render_snap.c"
@@ -247,11 +247,11 @@ static void html_0(pis_out *o, const pis_snap *s)
 }
 static void sum_short(pis_out *o, const pis_snap *s)
 {
-    pis_render_status_summary(o, s, 1);
+    pis_render_modstatus(o, s, 1);
 }
 static void sum_html(pis_out *o, const pis_snap *s)
 {
-    pis_render_status_summary(o, s, 0);
+    pis_render_modstatus(o, s, 0);
 }
 static void node_html(pis_out *o, const pis_snap *s)
 {

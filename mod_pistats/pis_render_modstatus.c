@@ -1,8 +1,8 @@
-/* pis_render_status.c -- the summary mod_pistats adds to mod_status'
- * server-status page (pure; see pis_render_status.h). */
+/* pis_render_modstatus.c -- the summary mod_pistats adds to mod_status'
+ * server-status page (pure; see pis_render_modstatus.h). */
 #include <stdio.h>
 
-#include "pis_render_status.h"
+#include "pis_render_modstatus.h"
 
 /* Copies s with control characters replaced: one value, one line. */
 static void put_line_value(pis_out *o, const char *s)
@@ -91,7 +91,7 @@ static void html_member(pis_out *o, const pis_balancer_snap *b,
              p99, temp);
 }
 
-void pis_render_status_summary(pis_out *o, const pis_snap *s, int short_form)
+void pis_render_modstatus(pis_out *o, const pis_snap *s, int short_form)
 {
     unsigned bi, mi, n = 0;
 
