@@ -45,6 +45,17 @@ static void write_file(const char *path, const char *text)
     }
 }
 
+/* Writes <dir>/zone<i>/temp. */
+static void put_zone(const char *dir, int i, const char *text)
+{
+    char p[256];
+
+    snprintf(p, sizeof(p), "%s/zone%d", dir, i);
+    mkdir(p, 0755);
+    snprintf(p, sizeof(p), "%s/zone%d/temp", dir, i);
+    write_file(p, text);
+}
+
 /* A fixture tree: hottest valid zone wins, bad zones are skipped. */
 static void hottest(void)
 {
@@ -57,27 +68,13 @@ static void hottest(void)
     }
     snprintf(glob, sizeof(glob), "%s/zone*/temp", dir);
     CHECK_INT(pi_read_hottest(glob, &mc), 0);          /* none yet */
-    snprintf(p, sizeof(p), "%s/zone0", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone0/temp", dir);
-    write_file(p, "45000\n");
-    snprintf(p, sizeof(p), "%s/zone1", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone1/temp", dir);
-    write_file(p, "61234\n");
-    snprintf(p, sizeof(p), "%s/zone2", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone2/temp", dir);
-    write_file(p, "garbage\n");
-    snprintf(p, sizeof(p), "%s/zone3", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone3/temp", dir);
-    write_file(p, "999999999\n");                         /* huge */
-    snprintf(p, sizeof(p), "%s/zone4", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone4/temp", dir);
-    write_file(p, "1000000000000000000000000000000000000000000000000000000"
-                  "000000000000000000000000000000000000000000000000000000\n");
+    put_zone(dir, 0, "45000\n");
+    put_zone(dir, 1, "61234\n");
+    put_zone(dir, 2, "garbage\n");
+    put_zone(dir, 3, "999999999\n");                    /* huge */
+    put_zone(dir, 4, "1000000000000000000000000000000000000000000000000000"
+                     "000000000000000000000000000000000000000000000000000"
+                     "000000\n");                       /* too long */
     CHECK_INT(pi_read_hottest(glob, &mc), 2);
     CHECK_INT(mc, 61234);
     snprintf(p, sizeof(p), "rm -rf '%s'", dir);
