@@ -19,7 +19,8 @@
 #   3. build: a scratch copy of the tree, the project's Makefile.in with every
 #      configure variable set on the make command line, the native warnings
 #      plus -Werror=format -Werror.  armv6 must be `Tag_CPU_arch: v6`/`v6KZ`
-#      with no ARMv7-only instruction.  -> build/cross/out/<target>/*.so
+#      with no ARMv7-only instruction; armv7/armv6 must call glob64, never
+#      the 32-bit glob.  -> build/cross/out/<target>/*.so
 #   4. smoke: the arch's apache2 under qemu-user on 127.0.0.1: a balancer
 #      with lbmethod=pi over two node vhosts with fixture temperatures.
 #
@@ -416,6 +417,12 @@ check_binaries() {              # check_binaries TARGET
         if [ "$arch" = arm64 ]; then
             ARCH_SEEN=AArch64
             continue
+        fi
+        # 32-bit: glob() built without _FILE_OFFSET_BITS=64 fails with
+        # EOVERFLOW where inode numbers exceed 32 bits (common/pi_thermal.c).
+        if "$t-nm" -D --undefined-only "$so" | grep -Eq ' (glob|globfree)(@|$)'; then
+            fail "$tg" link "${so##*/} calls the 32-bit glob(): build it with _FILE_OFFSET_BITS=64"
+            return 1
         fi
         tag=$(readelf -A "$so" | sed -n 's/^ *Tag_CPU_arch: //p')
         fp=$(readelf -A "$so" | sed -n 's/^ *Tag_FP_arch: //p')

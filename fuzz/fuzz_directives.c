@@ -1,6 +1,6 @@
 /* fuzz_directives.c -- directive values and the other small parsers of
  * configuration and request text: pis_check_* (PiStatsNode, sensor and
- * probe paths), pib_parse_number (PiBalance* numbers), pib_adapt_parse_arg
+ * probe paths), pi_parse_number (PiBalance* numbers), pib_adapt_parse_arg
  * and pib_procstat_parse (PiBalanceDeflateAdaptive), pis_parse_query
  * (/pi-status?...), and the response checks of pib_should_compress.
  *
@@ -19,6 +19,8 @@
 #include "pib_decide.h"
 #include "pib_score.h"
 #include "pis_render.h"
+#include "pi_num.h"
+#include "pis_dircheck.h"
 #include "pis_sensor.h"
 
 static void check_paths(const char *s)
@@ -51,7 +53,7 @@ static void check_number(const char *s, double lo, double hi)
 {
     double v = -12345.0;
 
-    if (pib_parse_number(s, lo, hi, &v) == 0) {
+    if (pi_parse_number(s, lo, hi, &v) == 0) {
         char *end;
 
         FZ_ASSERT(isfinite(v) && v >= lo && v <= hi);

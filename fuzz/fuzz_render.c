@@ -20,7 +20,7 @@
  */
 #include "fuzz_common.h"
 #include "pis_render.h"
-#include "pis_render_status.h"
+#include "pis_render_modstatus.h"
 
 /* The JSON and Prometheus checkers (static functions there). */
 #include "../tests/unit/test_render_snap.c"
@@ -102,8 +102,8 @@ static void fz_tel(fz_snap *f, fz_in *in, pis_telemetry *t)
     node = fz_string(f, in, "", 0);
     snprintf(t->node, sizeof(t->node), "%s", node);
     t->has_temp = has & 1;
-    t->temp_dc = PIS_TEMP_MIN_DC
-                 + (int)fz_u32(in, PIS_TEMP_MAX_DC - PIS_TEMP_MIN_DC);
+    t->temp_dc = PI_TEMP_MIN_DC
+                 + (int)fz_u32(in, PI_TEMP_MAX_DC - PI_TEMP_MIN_DC);
     t->has_throttled = (has >> 1) & 1;
     t->throttled = fz_u32(in, UINT32_MAX);
     t->has_load = (has >> 2) & 1;
@@ -171,7 +171,7 @@ static void fz_member(fz_snap *f, fz_in *in, pis_member_snap *m,
         unsigned run = in->n > 0 ? 1u + fz_u8(in) : PIS_HISTORY_S;
         uint32_t req = k < 200 ? k : fz_u32(in, UINT32_MAX);
         int16_t temp = (k & 1) ? PIS_TEMP_NONE
-                               : (int16_t)(PIS_TEMP_MIN_DC + k * 7);
+                               : (int16_t)(PI_TEMP_MIN_DC + k * 7);
 
         for (; run > 0 && i < PIS_HISTORY_S; run--, i++) {
             m->req_hist[i] = req;
@@ -247,11 +247,11 @@ static void html_0(pis_out *o, const pis_snap *s)
 }
 static void sum_short(pis_out *o, const pis_snap *s)
 {
-    pis_render_status_summary(o, s, 1);
+    pis_render_modstatus(o, s, 1);
 }
 static void sum_html(pis_out *o, const pis_snap *s)
 {
-    pis_render_status_summary(o, s, 0);
+    pis_render_modstatus(o, s, 0);
 }
 static void node_html(pis_out *o, const pis_snap *s)
 {

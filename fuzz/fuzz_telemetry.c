@@ -12,6 +12,9 @@
 
 #include "fuzz_common.h"
 #include "pis_render.h"
+#include "pi_num.h"
+#include "pi_thermal.h"
+#include "pis_answer.h"
 #include "pis_sensor.h"
 
 static void check_tel(const pis_telemetry *t)
@@ -24,8 +27,8 @@ static void check_tel(const pis_telemetry *t)
 
         FZ_ASSERT(c >= 0x20 && c != 0x7f);
     }
-    FZ_ASSERT(!t->has_temp || (t->temp_dc >= PIS_TEMP_MIN_DC
-                               && t->temp_dc <= PIS_TEMP_MAX_DC));
+    FZ_ASSERT(!t->has_temp || (t->temp_dc >= PI_TEMP_MIN_DC
+                               && t->temp_dc <= PI_TEMP_MAX_DC));
     FZ_ASSERT(!t->has_throttled || t->throttled <= 0xffffffffUL);
     FZ_ASSERT(!t->has_load || t->load1_c >= 0);
     FZ_ASSERT(!t->has_cpus || (t->cpus >= 1 && t->cpus <= 4096));
@@ -86,10 +89,10 @@ static void check_numbers(const char *s, size_t n)
 {
     unsigned long ul, bits;
     long fx;
-    int dc, d;
+    int dc, mc, d;
     char fmt[48];
 
-    if (pis_parse_ulong(s, n, &ul) == 0) {
+    if (pi_parse_ulong(s, n, &ul) == 0) {
         const char *p = s;
         size_t m = n;
 
@@ -104,16 +107,17 @@ static void check_numbers(const char *s, size_t n)
     if (pis_parse_throttled(s, n, &bits) == 0) {
         FZ_ASSERT(bits <= 0xffffffffUL);
     }
-    if (pis_parse_millideg(s, n, &dc) == 0) {
-        FZ_ASSERT(dc >= PIS_TEMP_MIN_DC && dc <= PIS_TEMP_MAX_DC);
+    if (pi_parse_millideg(s, n, &mc) == 0) {
+        dc = pi_mc_to_dc(mc);
+        FZ_ASSERT(dc >= PI_TEMP_MIN_DC && dc <= PI_TEMP_MAX_DC);
     }
     for (d = 0; d <= 3; d++) {
-        if (pis_parse_fixed(s, n, d, &fx) == 0) {
+        if (pi_parse_fixed(s, n, d, &fx) == 0) {
             long back;
 
             /* Formatting and parsing again gives the same number. */
-            pis_format_fixed(fx, d, fmt, sizeof(fmt));
-            FZ_ASSERT(pis_parse_fixed(fmt, strlen(fmt), d, &back) == 0);
+            pi_format_fixed(fx, d, fmt, sizeof(fmt));
+            FZ_ASSERT(pi_parse_fixed(fmt, strlen(fmt), d, &back) == 0);
             FZ_ASSERT(back == fx);
         }
     }

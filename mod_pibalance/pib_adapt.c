@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pi_num.h"
+#include "pi_thermal.h"
 #include "pib_adapt.h"
 
 void pib_adapt_conf_default(pib_adapt_conf *c)
@@ -25,20 +27,7 @@ void pib_adapt_conf_default(pib_adapt_conf *c)
     c->cpu_pct = PIB_ADAPT_CPU_DEFAULT;
     c->temp_c = PIB_ADAPT_TEMP_DEFAULT;
     c->stat_path = "/proc/stat";
-    c->thermal = "/sys/class/thermal/thermal_zone*/temp";
-}
-
-/* Strict decimal in [lo, hi]; -1 otherwise. */
-static long pib_int_in(const char *s, long lo, long hi)
-{
-    char *end;
-    long v;
-
-    if (*s < '0' || *s > '9') {
-        return -1;
-    }
-    v = strtol(s, &end, 10);
-    return (*end == '\0' && v >= lo && v <= hi) ? v : -1;
+    c->thermal = PI_THERMAL_GLOB;
 }
 
 const char *pib_adapt_parse_arg(pib_adapt_conf *c, const char *arg)
@@ -46,13 +35,13 @@ const char *pib_adapt_parse_arg(pib_adapt_conf *c, const char *arg)
     long v;
 
     if (strncmp(arg, "cpu=", 4) == 0) {
-        if ((v = pib_int_in(arg + 4, 10, 100)) < 0) {
+        if (pi_parse_whole(arg + 4, 10, 100, &v) != 0) {
             return "cpu= must be a whole percentage in [10, 100]";
         }
         c->cpu_pct = (int)v;
     }
     else if (strncmp(arg, "temp=", 5) == 0) {
-        if ((v = pib_int_in(arg + 5, 30, 120)) < 0) {
+        if (pi_parse_whole(arg + 5, 30, 120, &v) != 0) {
             return "temp= must be whole degrees Celsius in [30, 120]";
         }
         c->temp_c = (int)v;

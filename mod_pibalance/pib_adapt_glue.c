@@ -3,6 +3,8 @@
  *
  * The state lives in a small anonymous shared segment created in
  * post_config, so every child sees one state and a change is logged once.
+ * The files are read by the helpers both modules share (common/:
+ * pi_file.h, pi_thermal.h).
  * Sampling is lazy: the first request of a new second that wins a 32-bit
  * compare-and-swap on the segment's "last second" reads the files (a few
  * hundred bytes, no lock, never blocks other requests) and steps the pure
@@ -10,19 +12,17 @@
  * jiffy counters are kept modulo 2^32 and only the CAS winner writes them.
  * Without the segment (creation failed) each process keeps its own state.
  */
-#include <fcntl.h>
-#include <glob.h>
 #include <string.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "httpd.h"
 #include "http_config.h"
 #include "http_log.h"
 #include "apr_atomic.h"
 #include "apr_shm.h"
-#include "apr_time.h"
 
+#include "pi_clock.h"
+#include "pi_file.h"
+#include "pi_thermal.h"
 #include "pib_log.h"
 #include "pib_public.h"
 #include "pib_adapt.h"
@@ -66,56 +66,13 @@ apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s)
     return APR_SUCCESS;
 }
 
-/* Reads up to cap-1 bytes of a small file; -1 on failure. */
-static int pib_read_small(const char *path, char *buf, size_t cap)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    ssize_t n;
-
-    if (fd < 0) {
-        return -1;
-    }
-    n = read(fd, buf, cap - 1);
-    close(fd);
-    if (n < 0) {
-        return -1;
-    }
-    buf[n] = '\0';
-    return (int)n;
-}
-
-/* The hottest zone in millidegrees, -1 when none is readable. */
-static int pib_hottest(const char *pattern)
-{
-    glob_t g;
-    size_t i;
-    int best = -1;
-
-    if (glob(pattern, 0, NULL, &g) != 0) {
-        return -1;
-    }
-    for (i = 0; i < g.gl_pathc && i < 64; i++) {
-        char buf[32], *end;
-        long v;
-
-        if (pib_read_small(g.gl_pathv[i], buf, sizeof(buf)) > 0) {
-            v = strtol(buf, &end, 10);
-            if (end != buf && v > best && v < 200000) {
-                best = (int)v;
-            }
-        }
-    }
-    globfree(&g);
-    return best;
-}
-
 static int pib_sample_cpu(const pib_adapt_conf *c)
 {
     char buf[512];
     unsigned busy, total;
     int pct = -1;
 
-    if (pib_read_small(c->stat_path, buf, sizeof(buf)) <= 0
+    if (pi_read_file(c->stat_path, buf, sizeof(buf), PI_READ_HEAD) <= 0
         || pib_procstat_parse(buf, &busy, &total) != 0) {
         return -1;
     }
@@ -129,9 +86,19 @@ static int pib_sample_cpu(const pib_adapt_conf *c)
     return pct;
 }
 
+/* The hottest zone of the master in millidegrees, -1 when none is
+ * readable (or below 0 C: pib_adapt_step takes below 0 as unknown). */
+static int pib_sample_temp(const pib_adapt_conf *c)
+{
+    int mc;
+
+    return pi_read_hottest(c->thermal, &mc) > 0 && mc >= 0 ? mc : -1;
+}
+
 static void pib_sample(const pib_adapt_conf *c, server_rec *s)
 {
-    int busy = pib_sample_cpu(c), temp = pib_hottest(c->thermal);
+    int busy = pib_sample_cpu(c), temp = pib_sample_temp(c);
+    char temp_txt[24] = "unknown";
     pib_adapt_state cur = (pib_adapt_state)apr_atomic_read32(
                               &pib_adapt_st->state);
     pib_adapt_state next = pib_adapt_step(cur, busy, temp, c);
@@ -143,11 +110,15 @@ static void pib_sample(const pib_adapt_conf *c, server_rec *s)
     }
     apr_atomic_set32(&pib_adapt_st->state, next);
     apr_atomic_inc32(&pib_adapt_st->changes);
+    if (temp >= 0) {
+        pi_format_dc(pi_mc_to_dc(temp), temp_txt, sizeof(temp_txt) - 2);
+        strcat(temp_txt, " C");
+    }
     ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10111)
                  "PiBalanceDeflateAdaptive: compression %s -> %s "
-                 "(cpu %d%% busy, temperature %d.%d C)",
+                 "(cpu %d%% busy, temperature %s)",
                  pib_adapt_name(cur), pib_adapt_name(next), busy,
-                 temp / 1000, temp < 0 ? 0 : (temp % 1000) / 100);
+                 temp_txt);
 }
 
 int pib_adapt_level_now(int configured, server_rec *s)
@@ -158,7 +129,7 @@ int pib_adapt_level_now(int configured, server_rec *s)
     if (!c->on) {
         return configured;
     }
-    now = (apr_uint32_t)apr_time_sec(apr_time_now());
+    now = pi_now_s();
     last = apr_atomic_read32(&pib_adapt_st->last_sec);
     if (now != last
         && apr_atomic_cas32(&pib_adapt_st->last_sec, now, last) == last) {

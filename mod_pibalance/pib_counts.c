@@ -4,9 +4,9 @@
 #include "httpd.h"
 #include "http_config.h"
 #include "http_log.h"
-#include "apr_atomic.h"
 #include "apr_shm.h"
 
+#include "pi_ctr64.h"
 #include "pib_log.h"
 #include "pib_public.h"
 #include "pib_counts.h"
@@ -16,11 +16,7 @@ APLOG_USE_MODULE(pibalance);
 #define PIB_COUNTS_KEY "pibalance-deflate-counts"
 
 typedef struct {
-    volatile apr_uint32_t lo, hi;
-} pib_ctr;
-
-typedef struct {
-    pib_ctr c[PIB_CNT_N];
+    pi_ctr64 c[PIB_CNT_N];
 } pib_counts_shm;
 
 static pib_counts_shm pib_counts_local;
@@ -52,24 +48,12 @@ apr_status_t pib_counts_init(server_rec *s)
 
 void pib_count(pib_counter which)
 {
-    pib_ctr *c = &pib_counts->c[which];
-
-    if (apr_atomic_inc32(&c->lo) == 0xFFFFFFFFu) {
-        apr_atomic_inc32(&c->hi);
-    }
+    pi_ctr_add(&pib_counts->c[which], 1);
 }
 
 apr_uint64_t pib_count_get(pib_counter which)
 {
-    pib_ctr *c = &pib_counts->c[which];
-    apr_uint32_t h1, h2, lo;
-
-    do {
-        h1 = apr_atomic_read32(&c->hi);
-        lo = apr_atomic_read32(&c->lo);
-        h2 = apr_atomic_read32(&c->hi);
-    } while (h1 != h2);
-    return ((apr_uint64_t)h2 << 32) | lo;
+    return pi_ctr_read(&pib_counts->c[which]);
 }
 
 static void pib_deflate_counters(pib_deflate_counts *out)

@@ -10,6 +10,7 @@
 #include "apr_strings.h"
 #include "apr_lib.h"
 
+#include "pi_num.h"
 #include "pib_deflate_conf.h"
 #include "pib_lbconf.h"
 #include "pib_decide.h"
@@ -146,25 +147,15 @@ static const char *pib_where_ok(cmd_parms *cmd)
                         "<Location> or <Proxy>", cmd->cmd->name);
 }
 
-/* A whole decimal number in [lo, hi], or an error naming the directive. */
+/* A whole decimal number in [lo, hi] (pi_parse_whole), or an error
+ * naming the directive. */
 static const char *pib_set_range(cmd_parms *cmd, const char *arg, long lo,
                                  long hi, long *out)
 {
-    char *end;
-    long v;
-
-    if (!apr_isdigit(*arg)) {
-        v = -1;
-    }
-    else {
-        v = strtol(arg, &end, 10);
-        v = *end == '\0' ? v : -1;
-    }
-    if (v < lo || v > hi) {
+    if (pi_parse_whole(arg, lo, hi, out) != 0) {
         return apr_psprintf(cmd->pool, "%s: '%s' must be a whole number "
                             "in [%ld, %ld]", cmd->cmd->name, arg, lo, hi);
     }
-    *out = v;
     return NULL;
 }
 

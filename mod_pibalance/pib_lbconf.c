@@ -1,11 +1,12 @@
 /* pib_lbconf.c -- PiBalance* directives of lbmethod "pi".  Each setter
- * calls the pure, unit-tested pib_parse_number() and stores the value;
+ * calls the pure, unit-tested pi_parse_number() and stores the value;
  * pib_lbconf_resolve() applies defaults, so a <Proxy> section inherits
  * field by field from its server, which inherits from the main server. */
 #include "httpd.h"
 #include "http_config.h"
 #include "apr_strings.h"
 
+#include "pi_num.h"
 #include "pib_lbconf.h"
 #include "pib_state.h"
 
@@ -108,7 +109,7 @@ const char *pib_set_lb_number(cmd_parms *cmd, void *cfg, const char *arg)
     if (err != NULL) {
         return err;
     }
-    if (pib_parse_number(arg, spec->lo, spec->hi, &v) != 0) {
+    if (pi_parse_number(arg, spec->lo, spec->hi, &v) != 0) {
         return apr_psprintf(cmd->pool, "%s: '%s' must be %s",
                             cmd->cmd->name, arg, spec->what);
     }
@@ -131,8 +132,8 @@ const char *pib_set_thermal(cmd_parms *cmd, void *cfg, const char *soft,
     if (err != NULL) {
         return err;
     }
-    if (pib_parse_number(soft, 0, 150, &s) != 0
-        || pib_parse_number(hard, 0, 150, &h) != 0) {
+    if (pi_parse_number(soft, 0, 150, &s) != 0
+        || pi_parse_number(hard, 0, 150, &h) != 0) {
         return apr_psprintf(cmd->pool, "%s: '%s %s' must be two"
                             " temperatures in C from 0 to 150",
                             cmd->cmd->name, soft, hard);

@@ -90,9 +90,10 @@ static const char *thermal_state(const pib_view *v)
     return v->ramp < 1.0 ? "ramping" : "ok";
 }
 
-/* from -> to, once.  The plain load first keeps the common case (no
- * change) free of locked instructions on this per-request path. */
-static int swap32(uint32_t *p, uint32_t from, uint32_t to)
+/* Compare-and-set: from -> to, once.  The plain load first keeps the
+ * common case (no change) free of locked instructions on this
+ * per-request path. */
+static int cas32(uint32_t *p, uint32_t from, uint32_t to)
 {
     if (__atomic_load_n(p, __ATOMIC_RELAXED) != from) {
         return 0;
@@ -120,7 +121,7 @@ static void fmt_temp(const pis_member_info *in, char *buf, size_t n)
  * slow start.  Returns whether it had failed. */
 static int forget_failures(pib_mstate *st)
 {
-    if (!swap32(&st->failed, 1, 0)) {
+    if (!cas32(&st->failed, 1, 0)) {
         return 0;
     }
     __atomic_store_n(&st->est_us, 0, __ATOMIC_RELEASE);
@@ -141,31 +142,31 @@ static void transitions(server_rec *s, const proxy_worker *w,
     fmt_temp(&v->info, temp, sizeof(temp));
     /* stale: 0 never fresh yet (silent), 1 fresh, 2 stale since */
     if (v->fresh) {
-        swap32(&st->stale, 0, 1);
-        if (swap32(&st->stale, 2, 1)) {
+        cas32(&st->stale, 0, 1);
+        if (cas32(&st->stale, 2, 1)) {
             int forgot = forget_failures(st);
 
             if (forgot) {
                 slow_start(st, now);
             }
-            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
+            ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(12100)
                          "pi: %s telemetry back%s", w->s->name_ex,
                          forgot ? ": failures forgotten, slow start" : "");
         }
     }
-    else if (swap32(&st->stale, 1, 2)) {
+    else if (cas32(&st->stale, 1, 2)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
                      "pi: %s telemetry missing or stale: thermal factor"
                      " 1", w->s->name_ex);
     }
-    if (swap32(&st->throttled, !v->throttled, v->throttled)) {
+    if (cas32(&st->throttled, !v->throttled, v->throttled)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10204)
                      "pi: %s %s at %s C (throttle bits 0x%lx)",
                      w->s->name_ex, v->throttled ? "throttled"
                      : "no longer throttled", temp,
                      v->info.tel.throttled);
     }
-    if (swap32(&st->drained, !v->drained, v->drained)) {
+    if (cas32(&st->drained, !v->drained, v->drained)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10201)
                      "pi: %s %s at %s C", w->s->name_ex,
                      v->drained ? "drained" : "re-admitted", temp);
@@ -231,7 +232,7 @@ static void watch_returns(proxy_balancer *b, pib_mstate *states,
         if (down && __atomic_load_n(&st->down, __ATOMIC_RELAXED) == 0) {
             __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
         }
-        else if (swap32(&st->down, 1, 0)) {
+        else if (cas32(&st->down, 1, 0)) {
             forget_failures(st);
             slow_start(st, now);
             ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)

@@ -37,7 +37,6 @@
  *   comes back with no credit saved up.
  * Expected waits are compared by cross-multiplying, never dividing.
  */
-#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -305,22 +304,4 @@ size_t pib_choose(pib_cand *c, size_t n)
     }
     c[best].credit -= (int)total;
     return best;
-}
-
-int pib_parse_number(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v;
-
-    if (s == NULL || *s == '\0'
-        || strspn(s, "0123456789+-.eE") != strlen(s)) {
-        return -1;                     /* decimal only: no hex, no blanks */
-    }
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno != 0 || *end != '\0' || !isfinite(v) || v < lo || v > hi) {
-        return -1;
-    }
-    *out = v;
-    return 0;
 }

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pi_thermal.h"
+
 /* Settings of one balancer (PiBalance* directives, merged). */
 typedef struct {
     double decay_s;            /* PiBalanceDecay */
@@ -26,14 +28,15 @@ typedef struct {
 } pib_tuning;
 
 #define PIB_DEFAULT_DECAY_S      10.0
-#define PIB_DEFAULT_SOFT_DC      700
-#define PIB_DEFAULT_HARD_DC      800
+#define PIB_DEFAULT_SOFT_DC      PI_TEMP_WARN_DC   /* 70 C */
+#define PIB_DEFAULT_HARD_DC      PI_TEMP_CRIT_DC   /* 80 C */
 #define PIB_DEFAULT_FLOOR        0.1
 #define PIB_DEFAULT_HYST_DC      50
 #define PIB_DEFAULT_THROTTLE     0.5
 #define PIB_DEFAULT_SLOWSTART_S  30.0
 #define PIB_RAMP_START           0.1   /* slow start begins at 10% */
-#define PIB_THROTTLE_NOW_BITS    0xeUL /* capped, throttled, soft limit */
+#define PIB_THROTTLE_NOW_BITS    PI_THR_SLOW_NOW /* capped, throttled,
+                                                  soft limit */
 #define PIB_IDLE_TOLERANCE       2.0   /* idle members: estimates this far
                                           apart decide, closer ones tie */
 #define PIB_IDLE_MIN_DIFF_US     5000.0 /* ... and at least this far: sub-
@@ -116,9 +119,5 @@ size_t pib_choose(pib_cand *c, size_t n);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */
 int pib_better(const pib_cand *a, const pib_cand *b);
-
-/* Directive values: a decimal number within [lo, hi].  Returns 0, or -1
- * for garbage or a value outside the range. */
-int pib_parse_number(const char *s, double lo, double hi, double *out);
 
 #endif /* PIB_SCORE_H */

@@ -19,11 +19,6 @@ static pib_mstate *states;                 /* this generation's segment */
 static bal_range *ranges;                  /* read-only after post_config */
 static int nranges;
 
-uint32_t pib_now_ms(void)
-{
-    return (uint32_t)(apr_time_now() / 1000);
-}
-
 static proxy_server_conf *proxy_conf(server_rec *s)
 {
     module *m = ap_find_linked_module("mod_proxy.c");

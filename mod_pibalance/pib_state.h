@@ -13,6 +13,8 @@
 
 #include <stdint.h>
 
+#include "pi_clock.h"
+
 #include "httpd.h"
 #include "http_config.h"
 #include "mod_proxy.h"
@@ -51,20 +53,10 @@ pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w);
 /* The configuration vector of b's <Proxy> section, or NULL. */
 ap_conf_vector_t *pib_state_section(const proxy_balancer *b);
 
-/* Milliseconds of the wall clock (wraps every 49 days; differences are
- * taken unsigned). */
-uint32_t pib_now_ms(void);
-
-/* Milliseconds from `then` to `now` of that clock; 0 when `then` is up
- * to a minute later (a stamp another thread wrote after our clock read:
- * taken unsigned, it would be 49 days old).  Older stamps, up to 49
- * days, keep their age. */
-#define PIB_AGE_FUTURE_MS 65536U
-static APR_INLINE uint32_t pib_age_ms(uint32_t now, uint32_t then)
-{
-    uint32_t d = now - then;
-
-    return d > 0xffffffffU - PIB_AGE_FUTURE_MS ? 0 : d;
-}
+/* The clock of the stamps above and its ages: common/pi_clock.h
+ * (pib_now_ms and pib_age_ms are their older names here, kept while
+ * callers move to pi_now_ms and pi_age_ms). */
+#define pib_now_ms pi_now_ms
+#define pib_age_ms pi_age_ms
 
 #endif /* PIB_STATE_H */

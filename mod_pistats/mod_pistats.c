@@ -1,4 +1,5 @@
-/* mod_pistats.c -- module wiring.  Telemetry: pis_sensor.c; per-member
+/* mod_pistats.c -- module wiring.  Telemetry: pis_sensor.c (this node),
+ * pis_telemetry.c (the text a node serves); per-member
  * statistics: pis_slot.c in shared memory (pis_shm.c), fed by the request
  * hooks (pis_track.c) and the probe (pis_probe.c); the page: snapshot
  * (pis_snapshot.c), then render (pis_render*.c), in pis_handler.c. */

@@ -1,12 +1,13 @@
 /* pis_config.c -- mod_pistats directives.  Each setter calls a pure,
- * unit-tested check (pis_sensor.c) and stores the value; defaults apply
+ * unit-tested check (pis_dircheck.c, pi_num.c) and stores the value; defaults apply
  * in pis_conf_*(), so virtual hosts inherit field by field. */
 #include "httpd.h"
 #include "http_config.h"
 #include "apr_strings.h"
 
 #include "pis_config.h"
-#include "pis_sensor.h"
+#include "pi_num.h"
+#include "pis_dircheck.h"
 #include "pis_shm.h"
 
 void *pis_create_srv_conf(apr_pool_t *p, server_rec *s)
@@ -165,14 +166,13 @@ static const char *set_max_members(cmd_parms *cmd, void *dummy,
                                    const char *arg)
 {
     const char *err = ap_check_cmd_context(cmd, GLOBAL_ONLY);
-    unsigned long n;
+    long n;
 
     (void)dummy;
     if (err != NULL) {
         return err;
     }
-    if (pis_parse_ulong(arg, strlen(arg), &n) != 0 || n < 1
-        || n > PIS_MAX_MEMBERS_LIMIT) {
+    if (pi_parse_whole(arg, 1, PIS_MAX_MEMBERS_LIMIT, &n) != 0) {
         return apr_psprintf(cmd->pool, "%s: '%s' must be a number of"
                             " members from 1 to %d", cmd->cmd->name, arg,
                             PIS_MAX_MEMBERS_LIMIT);

@@ -5,7 +5,9 @@
 #include "httpd.h"
 #include "http_config.h"
 
-#define PIS_DEFAULT_THERMAL   "/sys/class/thermal/thermal_zone*/temp"
+#include "pi_thermal.h"
+
+#define PIS_DEFAULT_THERMAL   PI_THERMAL_GLOB
 #define PIS_DEFAULT_THROTTLED \
     "/sys/devices/platform/soc/soc:firmware/get_throttled"
 

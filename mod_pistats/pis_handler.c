@@ -19,7 +19,7 @@
 #include "pis_sensor.h"
 #include "pis_snapshot.h"
 #include "mod_status.h"
-#include "pis_render_status.h"
+#include "pis_render_modstatus.h"
 
 #define PIS_CACHE_TTL apr_time_from_sec(1)
 
@@ -176,6 +176,6 @@ int pis_status_hook(request_rec *r, int flags)
     }
     out.emit = emit_rwrite;
     out.ctx = r;
-    pis_render_status_summary(&out, &snap, (flags & AP_STATUS_SHORT) != 0);
+    pis_render_modstatus(&out, &snap, (flags & AP_STATUS_SHORT) != 0);
     return OK;
 }

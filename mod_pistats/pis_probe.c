@@ -38,6 +38,7 @@
 #include "mod_proxy.h"
 #include "mod_watchdog.h"
 
+#include "pis_answer.h"
 #include "pis_config.h"
 #include "pis_connect.h"
 #include "pis_log.h"

@@ -4,56 +4,21 @@
  * Snapshot, then render: the handler copies what it shows into plain
  * structs once, then one of these writes it out through an emit callback
  * (ap_rwrite in httpd, a memory buffer in the unit tests).  Every string
- * that came from configuration or from a node is escaped for its format.
+ * that came from configuration or from a node is escaped for its format
+ * (pis_escape.h).  A node's page: pis_render_node.c; a master's:
+ * pis_render_{auto,json,prom,html,svg}.c; mod_status' section:
+ * pis_render_modstatus.h.
  */
 #ifndef PIS_RENDER_H
 #define PIS_RENDER_H
 
 #include <stddef.h>
 
-#include "pis_sensor.h"
+#include "pi_num.h"
+#include "pis_escape.h"
+#include "pis_query.h"
 #include "pis_snap.h"
-
-#if defined(__GNUC__)
-#define PIS_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PIS_PRINTF(f, a)
-#endif
-
-typedef void (*pis_emit_fn)(void *ctx, const char *s, size_t n);
-
-typedef struct {
-    pis_emit_fn emit;
-    void *ctx;
-} pis_out;
-
-/* Writes s (NUL-terminated), or its escaped form. */
-void pis_put(pis_out *o, const char *s);
-void pis_put_html(pis_out *o, const char *s);
-
-/* printf into the output; one call writes at most 255 bytes. */
-void pis_putf(pis_out *o, const char *fmt, ...) PIS_PRINTF(2, 3);
-
-/* s with every control character (below 0x20, and 0x7f) written as '?',
- * for one-line "Key: value" output; NULL or "" writes `dflt`. */
-void pis_put_clean(pis_out *o, const char *s, const char *dflt);
-
-/* s as a JSON string, quotes included: \" \\ and control characters
- * escaped, valid UTF-8 passed through, each invalid byte written as
- * \ufffd.  NULL writes null. */
-void pis_put_json(pis_out *o, const char *s);
-
-/* s escaped for a Prometheus label value (\\ \" \n), other control
- * characters and invalid UTF-8 bytes written as U+FFFD. */
-void pis_put_label(pis_out *o, const char *s);
-
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 when the bytes
- * there are not one (overlong, surrogate, above U+10FFFF, cut short). */
-size_t pis_utf8_len(const unsigned char *s);
-
-/* A finite double in C-locale "%.15g" form ("0.25", "1e-05"); returns
- * -1 (and writes "null") when v is NaN or infinite. */
-int pis_fmt_double(char *buf, size_t size, double v);
+#include "pis_telemetry.h"
 
 /* The node telemetry contract, "Key: value" lines, unknown values as
  * "unknown":
@@ -105,23 +70,5 @@ void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh);
  * tenths of a degree; PIS_TEMP_NONE leaves a gap in the line. */
 void pis_render_spark_rate(pis_out *o, const uint32_t *req, unsigned n);
 void pis_render_spark_temp(pis_out *o, const int16_t *dc, unsigned n);
-
-/* What the query string of /pi-status asks for. */
-typedef enum {
-    PIS_FMT_HTML = 0,
-    PIS_FMT_AUTO,
-    PIS_FMT_JSON,
-    PIS_FMT_PROMETHEUS
-} pis_format;
-
-typedef struct {
-    pis_format format;
-    int refresh;                  /* seconds, 0 = none */
-} pis_query;
-
-/* Parses "auto", "json", "prometheus", "refresh=N" ('&' or ';'
- * separated; unknown keys ignored; the last format key wins).  refresh
- * is clamped to 1..3600; "refresh" alone means 10. */
-void pis_parse_query(const char *args, pis_query *q);
 
 #endif /* PIS_RENDER_H */

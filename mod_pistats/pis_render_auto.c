@@ -68,11 +68,11 @@ static void member_tel(pis_out *o, const char *prefix,
     char buf[32];
 
     kv_str(o, prefix, "Node", t->node);
-    pis_format_fixed(t->temp_dc, 1, buf, sizeof(buf));
+    pi_format_dc(t->temp_dc, buf, sizeof(buf));
     kv_str(o, prefix, "TemperatureC", t->has_temp ? buf : NULL);
     snprintf(buf, sizeof(buf), "0x%lx", t->throttled);
     kv_str(o, prefix, "Throttled", t->has_throttled ? buf : NULL);
-    pis_format_fixed(t->load1_c, 2, buf, sizeof(buf));
+    pi_format_fixed(t->load1_c, 2, buf, sizeof(buf));
     kv_str(o, prefix, "Load1", t->has_load ? buf : NULL);
     snprintf(buf, sizeof(buf), "%ld", t->cpus);
     kv_str(o, prefix, "CPUs", t->has_cpus ? buf : NULL);

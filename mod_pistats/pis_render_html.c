@@ -134,7 +134,7 @@ static const char *fmt_temp(const pis_telemetry *t, char *buf, size_t size)
     if (!t->has_temp) {
         return NULL;
     }
-    pis_format_fixed(t->temp_dc, 1, num, sizeof(num));
+    pi_format_dc(t->temp_dc, num, sizeof(num));
     snprintf(buf, size, "%s \xc2\xb0" "C", num);
     return buf;
 }
@@ -370,7 +370,7 @@ static void self_table(pis_out *o, const pis_telemetry *t)
                "<th>Load 1 min</th><th>CPUs</th><th>Memory available</th>"
                "<th>Node uptime</th></tr>\n<tr>");
     td_heat(o, t, self_severity(t));
-    pis_format_fixed(t->load1_c, 2, buf, sizeof(buf));
+    pi_format_fixed(t->load1_c, 2, buf, sizeof(buf));
     td(o, NULL, t->has_load ? buf : NULL);
     snprintf(buf, sizeof(buf), "%ld", t->cpus);
     td(o, NULL, t->has_cpus ? buf : NULL);

@@ -228,7 +228,7 @@ static void put_history(pis_jw *w, const pis_member_snap *m)
             pis_put(w->o, "null");
             continue;
         }
-        pis_format_fixed(m->temp_hist[i], 1, buf, sizeof(buf));
+        pi_format_dc(m->temp_hist[i], buf, sizeof(buf));
         pis_put(w->o, buf);
     }
     jw_close(w, "]");

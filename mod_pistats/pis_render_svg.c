@@ -69,7 +69,7 @@ static void label(pis_out *o, long max, const pis_spark_style *st)
         pis_put(o, "\xe2\x80\x93");                /* en dash: no data */
     }
     else {
-        pis_format_fixed(max, st->decimals, buf, sizeof(buf));
+        pi_format_fixed(max, st->decimals, buf, sizeof(buf));
         pis_put(o, buf);
         pis_put(o, st->unit);
     }

@@ -23,16 +23,6 @@ pis_table *pis_shm_table(void)
     return table;
 }
 
-uint32_t pis_now_ms(void)
-{
-    return (uint32_t)(apr_time_now() / 1000);
-}
-
-uint32_t pis_now_s(void)
-{
-    return (uint32_t)apr_time_sec(apr_time_now());
-}
-
 proxy_server_conf *pis_proxy_conf(server_rec *s)
 {
     /* Not &proxy_module: that would make mod_pistats need mod_proxy to

@@ -17,6 +17,7 @@
 #include "httpd.h"
 #include "mod_proxy.h"
 
+#include "pi_clock.h"
 #include "pis_claim.h"
 #include "pis_slot.h"
 
@@ -62,8 +63,10 @@ const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b);
 /* mod_proxy's configuration of s, or NULL without mod_proxy. */
 proxy_server_conf *pis_proxy_conf(server_rec *s);
 
-/* Milliseconds and seconds of the wall clock, as the slots keep them. */
-uint32_t pis_now_ms(void);
-uint32_t pis_now_s(void);
+/* Milliseconds and seconds of the wall clock, as the slots keep them:
+ * common/pi_clock.h (these are its older names here, kept while callers
+ * move to pi_now_ms and pi_now_s). */
+#define pis_now_ms pi_now_ms
+#define pis_now_s pi_now_s
 
 #endif /* PIS_SHM_H */

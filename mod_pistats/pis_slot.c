@@ -11,28 +11,6 @@
 #define CAS(p, o, n)   __atomic_compare_exchange_n((p), (o), (n), 0, \
                            __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 
-void pis_ctr_add(pis_ctr64 *c, uint32_t n)
-{
-    uint32_t old = ADD(&c->lo, n);
-
-    if ((uint32_t)(old + n) < old) {
-        ADD(&c->hi, 1);
-    }
-}
-
-uint64_t pis_ctr_read(const pis_ctr64 *c)
-{
-    uint32_t h1, h2, lo;
-    int tries = 0;
-
-    do {
-        h1 = LOAD(&c->hi);
-        lo = LOAD(&c->lo);
-        h2 = LOAD(&c->hi);
-    } while (h1 != h2 && ++tries < 8);
-    return ((uint64_t)h2 << 32) | lo;
-}
-
 void pis_slot_start(pis_slot *s)
 {
     ADD(&s->started, 1);
@@ -105,17 +83,17 @@ void pis_slot_finish(pis_slot *s, const pis_sample *x)
     unsigned b = pis_hist_bucket(x->dur_us);
 
     ADD(&s->finished, 1);
-    pis_ctr_add(&s->requests, 1);
+    pi_ctr_add(&s->requests, 1);
     if (x->proxy_error) {
-        pis_ctr_add(&s->proxy_errors, 1);
+        pi_ctr_add(&s->proxy_errors, 1);
     }
     else if (x->status >= 100 && x->status < 600) {
-        pis_ctr_add(&s->status_class[x->status / 100 - 1], 1);
+        pi_ctr_add(&s->status_class[x->status / 100 - 1], 1);
     }
-    pis_ctr_add(&s->bytes_in, x->bytes_in);
-    pis_ctr_add(&s->bytes_out, x->bytes_out);
-    pis_ctr_add(&s->hist[b], 1);
-    pis_ctr_add(&s->hist_sum_us, x->dur_us);
+    pi_ctr_add(&s->bytes_in, x->bytes_in);
+    pi_ctr_add(&s->bytes_out, x->bytes_out);
+    pi_ctr_add(&s->hist[b], 1);
+    pi_ctr_add(&s->hist_sum_us, x->dur_us);
     ADD(&window(s, x->now_s)->counts[b], 1);
     ADD(&ring_entry(s, x->now_s)->requests, 1);
     ewma_update(s, x->now_ms, x->dur_us);

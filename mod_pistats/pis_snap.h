@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "pis_hist.h"
-#include "pis_sensor.h"
+#include "pis_telemetry.h"
 
 #define PIS_HISTORY_S   300        /* seconds of per-second history */
 #define PIS_TEMP_NONE   INT16_MIN  /* no temperature for that second */

@@ -1,7 +1,7 @@
 /* test_render.c -- golden output of the renderers, escaping, query. */
 #include "unit.h"
 #include "pis_render.h"
-#include "pis_render_status.h"
+#include "pis_render_modstatus.h"
 
 static void render_auto(void)
 {
@@ -127,14 +127,14 @@ static void status_huge_rate(void)
     s.nbalancers = 1;
     s.balancers = &bal;
     b.len = 0;
-    pis_render_status_summary(&o, &s, 0);
+    pis_render_modstatus(&o, &s, 0);
     CHECK_INT(count(b.data, "<tr><td>"), 2);
     CHECK_INT(count(b.data, "</td></tr>\n"), 2);
     CHECK(strstr(b.data, "<td>7</td><td>0</td>") != NULL);
     CHECK(strstr(b.data, "<td>2.50</td><td>0</td><td>0</td><td>unknown"
                          "</td><td>unknown</td></tr>") != NULL);
     b.len = 0;
-    pis_render_status_summary(&o, &s, 1);
+    pis_render_modstatus(&o, &s, 1);
     CHECK(strstr(b.data, "PiStatsMember[0]Requests: 7\n") != NULL);
     CHECK(strstr(b.data, "PiStatsMember[1]Rate1s: 2.50\n") != NULL);
 }

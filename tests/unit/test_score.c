@@ -414,29 +414,8 @@ static void credit_bound_fair(void)
     CHECK_INT(n[2], 700);
 }
 
-static void parse_numbers(void)
-{
-    double v = -1;
-
-    CHECK_INT(pib_parse_number("10", 0.1, 3600, &v), 0);
-    CHECK(NEAR(v, 10));
-    CHECK_INT(pib_parse_number("2.5", 0, 50, &v), 0);
-    CHECK(NEAR(v, 2.5));
-    CHECK_INT(pib_parse_number("1e2", 0, 3600, &v), 0);
-    CHECK_INT(pib_parse_number("0x1p3", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number(" 5", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("\n5", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("5s", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("nan", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("inf", 0, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("0.05", 0.1, 3600, &v), -1);
-    CHECK_INT(pib_parse_number("-1", 0, 50, &v), -1);
-}
-
 void test_score(void)
 {
-    parse_numbers();
     worked_example();
     thermal_curve();
     hysteresis();

@@ -1,36 +1,16 @@
-/* test_sensor.c -- telemetry parsing and sensor reading on fixtures. */
+/* test_sensor.c -- mod_pistats' telemetry text, directive checks, the
+ * probe's answer, and this machine's sensors read from fixtures.  The
+ * thermal zones and numbers they use: test_thermal.c, test_num.c. */
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
+#include "pis_answer.h"
+#include "pis_dircheck.h"
 #include "pis_sensor.h"
 
 #define S(x) x, sizeof(x) - 1
-
-static void millideg(void)
-{
-    static const struct { const char *in; int ok, dc; } t[] = {
-        { "48312\n", 0, 483 }, { "48350", 0, 484 }, { "48349", 0, 483 },
-        { "0", 0, 0 }, { "-1250\n", 0, -13 }, { "-40000", 0, -400 },
-        { "150000", 0, 1500 }, { "  51234  \n", 0, 512 },
-        { "", -1, 0 }, { "\n", -1, 0 }, { "abc", -1, 0 },
-        { "48312abc", -1, 0 }, { "48.3", -1, 0 }, { "150100", -1, 0 },
-        { "-40100", -1, 0 }, { "99999999999999999999999", -1, 0 },
-        { "-273150", -1, 0 }, { "1e5", -1, 0 }, { "--5", -1, 0 },
-    };
-    size_t i;
-
-    for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-        int dc = -9999, rc = pis_parse_millideg(t[i].in, strlen(t[i].in),
-                                                &dc);
-
-        CHECK_INT(rc, t[i].ok);
-        if (t[i].ok == 0) {
-            CHECK_INT(dc, t[i].dc);
-        }
-    }
-}
 
 static void throttled(void)
 {
@@ -54,42 +34,6 @@ static void throttled(void)
     }
 }
 
-static void fixed(void)
-{
-    long v;
-
-    CHECK_INT(pis_parse_fixed(S("0.52"), 2, &v), 0);
-    CHECK_INT(v, 52);
-    CHECK_INT(pis_parse_fixed(S("12.345"), 2, &v), 0);
-    CHECK_INT(v, 1234);
-    CHECK_INT(pis_parse_fixed(S("-12.3"), 1, &v), 0);
-    CHECK_INT(v, -123);
-    CHECK_INT(pis_parse_fixed(S("7"), 1, &v), 0);
-    CHECK_INT(v, 70);
-    CHECK_INT(pis_parse_fixed(S(".5"), 1, &v), 0);
-    CHECK_INT(v, 5);
-    CHECK_INT(pis_parse_fixed(S("."), 1, &v), -1);
-    CHECK_INT(pis_parse_fixed(S("1.2.3"), 1, &v), -1);
-    CHECK_INT(pis_parse_fixed(S("99999999999999999999"), 1, &v), -1);
-    CHECK_INT(pis_parse_fixed(S("nan"), 1, &v), -1);
-}
-
-static void format(void)
-{
-    char b[24];
-
-    pis_format_fixed(483, 1, b, sizeof(b));
-    CHECK_STR(b, "48.3");
-    pis_format_fixed(-5, 1, b, sizeof(b));
-    CHECK_STR(b, "-0.5");
-    pis_format_fixed(52, 2, b, sizeof(b));
-    CHECK_STR(b, "0.52");
-    pis_format_fixed(-1500, 1, b, sizeof(b));
-    CHECK_STR(b, "-150.0");
-    pis_format_fixed(42, 0, b, sizeof(b));
-    CHECK_STR(b, "42");
-}
-
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -98,45 +42,6 @@ static void write_file(const char *path, const char *text)
         fputs(text, f);
         fclose(f);
     }
-}
-
-/* A fixture tree: hottest valid zone wins, bad zones are skipped. */
-static void hottest(void)
-{
-    char dir[] = "/tmp/pis-unit-XXXXXX", p[256], glob[256];
-    int dc = 0;
-
-    if (mkdtemp(dir) == NULL) {
-        CHECK(!"mkdtemp");
-        return;
-    }
-    snprintf(glob, sizeof(glob), "%s/zone*/temp", dir);
-    CHECK_INT(pis_read_hottest(glob, &dc), 0);          /* none yet */
-    snprintf(p, sizeof(p), "%s/zone0", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone0/temp", dir);
-    write_file(p, "45000\n");
-    snprintf(p, sizeof(p), "%s/zone1", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone1/temp", dir);
-    write_file(p, "61234\n");
-    snprintf(p, sizeof(p), "%s/zone2", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone2/temp", dir);
-    write_file(p, "garbage\n");
-    snprintf(p, sizeof(p), "%s/zone3", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone3/temp", dir);
-    write_file(p, "999999999\n");                         /* huge */
-    snprintf(p, sizeof(p), "%s/zone4", dir);
-    mkdir(p, 0755);
-    snprintf(p, sizeof(p), "%s/zone4/temp", dir);
-    write_file(p, "1000000000000000000000000000000000000000000000000000000"
-                  "000000000000000000000000000000000000000000000000000000\n");
-    CHECK_INT(pis_read_hottest(glob, &dc), 2);
-    CHECK_INT(dc, 612);
-    snprintf(p, sizeof(p), "rm -rf '%s'", dir);
-    CHECK_INT(system(p), 0);
 }
 
 static void parse_telemetry(void)
@@ -190,13 +95,76 @@ static void directive_checks(void)
     CHECK(pis_check_sensor_path("") != NULL);
 }
 
+static void http_answer(void)
+{
+    static const char ok[] = "HTTP/1.1 200 OK\r\nA: b\r\n\r\nNode: x\n";
+    static const char lf[] = "HTTP/1.0 404 Nope\nA: b\n\nbody";
+    const char *body = NULL;
+    size_t n = 0;
+    int status = 0;
+
+    CHECK_INT(pis_parse_http_answer(S(ok), &status, &body, &n), 0);
+    CHECK_INT(status, 200);
+    CHECK_INT(n, 8);
+    CHECK(body != NULL && memcmp(body, "Node: x\n", 8) == 0);
+    CHECK_INT(pis_parse_http_answer(S(lf), &status, &body, &n), 0);
+    CHECK_INT(status, 404);
+    CHECK_INT(n, 4);
+    CHECK_INT(pis_parse_http_answer(S("HTTP/1.1 200 OK\r\nA: b\r\n"),
+                                    &status, &body, &n), -1);
+    CHECK_INT(pis_parse_http_answer(S("HTTP/2 200 OK\r\n\r\n"), &status,
+                                    &body, &n), -1);
+    CHECK_INT(pis_parse_http_answer(S("HTTP/1.1 2x0 OK\r\n\r\n"), &status,
+                                    &body, &n), -1);
+}
+
+/* pis_read_local on a fixture /proc and thermal zone. */
+static void read_local(void)
+{
+    char dir[] = "/tmp/pis-local-XXXXXX", p[256], glob[256], thr[256];
+    pis_sensor_paths paths;
+    pis_telemetry t;
+
+    if (mkdtemp(dir) == NULL) {
+        CHECK(!"mkdtemp");
+        return;
+    }
+    snprintf(p, sizeof(p), "%s/loadavg", dir);
+    write_file(p, "0.52 0.40 0.30 1/123 4567\n");
+    snprintf(p, sizeof(p), "%s/uptime", dir);
+    write_file(p, "12345.67 2345.10\n");
+    snprintf(p, sizeof(p), "%s/meminfo", dir);
+    write_file(p, "MemTotal: 999 kB\nMemAvailable:   123456 kB\n");
+    snprintf(p, sizeof(p), "%s/temp", dir);
+    write_file(p, "48350\n");
+    snprintf(thr, sizeof(thr), "%s/throttled", dir);
+    write_file(thr, "0x50005\n");
+    snprintf(glob, sizeof(glob), "%s/te*p", dir);
+    paths.thermal_glob = glob;
+    paths.throttled_path = thr;
+    paths.proc_dir = dir;
+    pis_read_local(&paths, "pi-9", &t);
+    CHECK_STR(t.node, "pi-9");
+    CHECK(t.has_temp && t.temp_dc == 484);
+    CHECK(t.has_throttled && t.throttled == 0x50005);
+    CHECK(t.has_load && t.load1_c == 52);
+    CHECK(t.has_uptime && t.uptime_s == 12345);
+    CHECK(t.has_mem && t.mem_kb == 123456);
+    paths.proc_dir = "/nonexistent-pis";
+    paths.thermal_glob = "/nonexistent-pis/*";
+    paths.throttled_path = "/nonexistent-pis/x";
+    pis_read_local(&paths, NULL, &t);
+    CHECK(!t.has_temp && !t.has_throttled && !t.has_load && !t.has_mem
+          && !t.has_uptime);
+    snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+    CHECK_INT(system(p), 0);
+}
+
 void test_sensor(void)
 {
-    millideg();
     throttled();
-    fixed();
-    format();
-    hottest();
     parse_telemetry();
     directive_checks();
+    http_answer();
+    read_local();
 }

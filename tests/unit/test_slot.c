@@ -40,7 +40,7 @@ static void finish_at(pis_slot *s, uint32_t sec, uint32_t ms, uint32_t dur_us,
     pis_slot_finish(s, &x);
 }
 
-/* pis_ctr64: the low word adds atomically, its wrap carries into hi. */
+/* pi_ctr64: the low word adds atomically, its wrap carries into hi. */
 static void counter_wrap(void)
 {
     static const struct {
@@ -60,16 +60,16 @@ static void counter_wrap(void)
     size_t i;
 
     for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-        pis_ctr64 c;
+        pi_ctr64 c;
 
         c.hi = steps[i].hi;
         c.lo = steps[i].lo;
-        pis_ctr_add(&c, steps[i].add);
-        if (pis_ctr_read(&c) != steps[i].want) {
+        pi_ctr_add(&c, steps[i].add);
+        if (pi_ctr_read(&c) != steps[i].want) {
             fprintf(stderr, "  step %zu: %llx\n", i,
-                    (unsigned long long)pis_ctr_read(&c));
+                    (unsigned long long)pi_ctr_read(&c));
         }
-        CHECK(pis_ctr_read(&c) == steps[i].want);
+        CHECK(pi_ctr_read(&c) == steps[i].want);
     }
 }
 
@@ -91,10 +91,10 @@ static void slot_counters_wrap(void)
     x.bytes_out = 1;
     pis_slot_start(s);
     pis_slot_finish(s, &x);
-    CHECK(pis_ctr_read(&s->bytes_in) == 0x100000100ull);
-    CHECK(pis_ctr_read(&s->bytes_out) == 0x300000000ull);
-    CHECK(pis_ctr_read(&s->requests) == 0x100000000ull);
-    CHECK(pis_ctr_read(&s->hist_sum_us) == 1000);
+    CHECK(pi_ctr_read(&s->bytes_in) == 0x100000100ull);
+    CHECK(pi_ctr_read(&s->bytes_out) == 0x300000000ull);
+    CHECK(pi_ctr_read(&s->requests) == 0x100000000ull);
+    CHECK(pi_ctr_read(&s->hist_sum_us) == 1000);
     free(s);
 }
 
@@ -146,13 +146,13 @@ static void status_classes(void)
         pis_slot_start(s);
         pis_slot_finish(s, &x);
         for (c = 0; c < 5; c++) {
-            total += (int)pis_ctr_read(&s->status_class[c]);
+            total += (int)pi_ctr_read(&s->status_class[c]);
         }
-        CHECK(pis_ctr_read(&s->requests) == 1);
-        CHECK_INT(pis_ctr_read(&s->proxy_errors), rows[i].cls == -1);
+        CHECK(pi_ctr_read(&s->requests) == 1);
+        CHECK_INT(pi_ctr_read(&s->proxy_errors), rows[i].cls == -1);
         CHECK_INT(total, rows[i].cls >= 0);
         if (rows[i].cls >= 0) {
-            CHECK(pis_ctr_read(&s->status_class[rows[i].cls]) == 1);
+            CHECK(pi_ctr_read(&s->status_class[rows[i].cls]) == 1);
         }
         free(s);
     }
@@ -247,7 +247,7 @@ static void windows(void)
         }
     }
     /* all-time histogram keeps everything */
-    CHECK(pis_ctr_read(&s->hist[pis_hist_bucket(15000000)]) == 1);
+    CHECK(pi_ctr_read(&s->hist[pis_hist_bucket(15000000)]) == 1);
     /* A window reused PIS_WIN_N windows later starts from zero. */
     finish_at(s, T0 + 75 + PIS_WIN_N * PIS_WIN_S, 1000, 150, 200);
     pis_slot_recent_hist(s, now + PIS_WIN_N * PIS_WIN_S, 1, counts);
@@ -396,7 +396,7 @@ static void telemetry_and_reset(void)
     pis_slot_reset(s);
     CHECK_STR(s->key, "vh|balancer://b|http://n1");
     CHECK_INT(s->state, PIS_SLOT_USED);
-    CHECK(pis_ctr_read(&s->requests) == 0);
+    CHECK(pi_ctr_read(&s->requests) == 0);
     CHECK(pis_slot_ewma(s) == -1.0);
     CHECK(pis_slot_rate(s, T0 + 1, 1) == 0.0);
     pis_slot_tel_read(s, &got);

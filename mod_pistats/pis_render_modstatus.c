@@ -1,8 +1,8 @@
-/* pis_render_status.c -- the summary mod_pistats adds to mod_status'
- * server-status page (pure; see pis_render_status.h). */
+/* pis_render_modstatus.c -- the summary mod_pistats adds to mod_status'
+ * server-status page (pure; see pis_render_modstatus.h). */
 #include <stdio.h>
 
-#include "pis_render_status.h"
+#include "pis_render_modstatus.h"
 
 /* Copies s with control characters replaced: one value, one line. */
 static void put_line_value(pis_out *o, const char *s)
@@ -28,7 +28,7 @@ static void fmt_ms(double us, char *buf, size_t n)
 static void fmt_temp(const pis_member_snap *m, char *buf, size_t n)
 {
     if (m->tel.has_temp && !m->tel_stale) {
-        pis_format_fixed(m->tel.temp_dc, 1, buf, n);
+        pi_format_dc(m->tel.temp_dc, buf, n);
     }
     else {
         snprintf(buf, n, "unknown");
@@ -91,7 +91,7 @@ static void html_member(pis_out *o, const pis_balancer_snap *b,
              p99, temp);
 }
 
-void pis_render_status_summary(pis_out *o, const pis_snap *s, int short_form)
+void pis_render_modstatus(pis_out *o, const pis_snap *s, int short_form)
 {
     unsigned bi, mi, n = 0;
 

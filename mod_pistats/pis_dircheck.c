@@ -1,0 +1,60 @@
+/* pis_dircheck.c -- what the PiStats* string directives accept (see
+ * pis_dircheck.h). */
+#include <string.h>
+
+#include "pis_dircheck.h"
+#include "pis_telemetry.h"
+
+const char *pis_check_node_name(const char *name)
+{
+    const unsigned char *p = (const unsigned char *)name;
+
+    if (*p == '\0') {
+        return "must not be empty";
+    }
+    if (strlen(name) > PIS_NODE_MAX) {
+        return "must be at most 64 bytes";
+    }
+    for (; *p; p++) {
+        if (*p <= 0x20 || *p == 0x7f) {
+            return "must not contain spaces or control characters";
+        }
+    }
+    return NULL;
+}
+
+const char *pis_check_sensor_path(const char *path)
+{
+    const unsigned char *p = (const unsigned char *)path;
+
+    if (*p != '/') {
+        return "must be an absolute path (a glob(7) pattern is allowed)";
+    }
+    if (strlen(path) > 400) {
+        return "must be at most 400 bytes";
+    }
+    for (; *p; p++) {
+        if (*p < 0x20 || *p == 0x7f) {
+            return "must not contain control characters";
+        }
+    }
+    return NULL;
+}
+
+const char *pis_check_probe_path(const char *path)
+{
+    const unsigned char *p = (const unsigned char *)path;
+
+    if (*p != '/') {
+        return "must start with '/'";
+    }
+    if (strlen(path) > 400) {
+        return "must be at most 400 bytes";
+    }
+    for (; *p; p++) {
+        if (*p <= 0x20 || *p >= 0x7f) {
+            return "must be printable ASCII without spaces";
+        }
+    }
+    return NULL;
+}
