@@ -90,10 +90,16 @@ for (1 .. 20) {
     $served++ if GET('/twin/page.html')->is_success;
 }
 ok t_cmp($served, 20, 'the virtual host serves through its twin');
-my $doc = main_doc();
-my $own = by_vhost($doc, $T)->{$vh // ''};
-my $sum = 0;
-$sum += $_->{requests} // 0 for @{ $own ? $own->{members} : [] };
+# A request is counted when it ends, after its answer is sent: wait
+# (bounded, 10 s) for the last one.
+my ($doc, $sum);
+wait_for(10, 0.1, sub {
+    $doc = main_doc();
+    my $own = by_vhost($doc, $T)->{$vh // ''};
+    $sum = 0;
+    $sum += $_->{requests} // 0 for @{ $own ? $own->{members} : [] };
+    return $sum >= 20;
+});
 ok t_cmp($sum, 20, "counted on the virtual host's members");
 my $mm = member_of(by_vhost($doc, $T)->{$mainb // ''}, $port{grow1});
 ok t_cmp($mm ? $mm->{requests} // 0 : -1, 0,
