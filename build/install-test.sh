@@ -13,6 +13,11 @@
 # It never starts the system's apache2 service and binds no other port.
 #
 # Usage: build/install-test.sh     (from a configured, built tree)
+#        build/install-test.sh --deb DIR
+#            the same with the Debian packages of DIR (build/deb.sh) in
+#            place of make install: `apt-get install ./DIR/*_amd64.deb`
+#            must install and enable both modules; afterwards they are
+#            purged (the packages must not be installed before)
 # Environment: PIB_INSTALL_PORT=N  the 127.0.0.1 port (default: a free one)
 # Prints one "install-test: PASS|FAIL ..." line per step; exit 0 when every
 # step passed, 1 on a failure, 0 with a SKIP line when not root on Debian.
@@ -38,8 +43,25 @@ if [ "$(id -u)" -ne 0 ] || ! command -v a2enmod >/dev/null ||
     say "SKIP needs root and Debian's apache2 (a2enmod, apache2ctl)"
     exit 0
 fi
-[ -f Makefile ] || { say "FAIL no Makefile: run ./configure first"; exit 1; }
-apxs=$(sed -n 's/^APXS *= *//p' Makefile)
+deb=""
+if [ "${1:-}" = --deb ]; then
+    deb=${2:?--deb needs the directory of the .deb files}
+    deb=$(cd "$deb" && pwd) || exit 1
+    debs=$(ls "$deb"/libapache2-mod-pibalance_*_amd64.deb \
+              "$deb"/libapache2-mod-pistats_*_amd64.deb 2>/dev/null)
+    [ "$(echo "$debs" | wc -w)" = 2 ] ||
+        { say "FAIL $deb has not both amd64 packages (build/deb.sh amd64)"; exit 1; }
+    for p in libapache2-mod-pibalance libapache2-mod-pistats; do
+        if dpkg-query -W -f '${Status}' "$p" 2>/dev/null | grep -q installed; then
+            say "FAIL $p is installed on this system: this test would purge it"
+            exit 1
+        fi
+    done
+    apxs=$(command -v apxs) || { say "FAIL no apxs"; exit 1; }
+else
+    [ -f Makefile ] || { say "FAIL no Makefile: run ./configure first"; exit 1; }
+    apxs=$(sed -n 's/^APXS *= *//p' Makefile)
+fi
 libexec=$($apxs -q LIBEXECDIR)
 sysconf=$($apxs -q SYSCONFDIR)
 avail=$sysconf/mods-available
@@ -64,6 +86,11 @@ for f in $files; do
     [ -e "$f" ] && cp -p "$f" "$work/backup/$(basename "$f")"
 done
 ls -1 "$enabled" > "$work/enabled.before"
+# a2enmod and a2dismod run by hand leave marks (enabled_by_admin,
+# disabled_by_admin) that later package installs obey: a module an admin
+# disabled is not enabled by its package.  They are put back too.
+marks=/var/lib/apache2
+[ -d "$marks/module" ] && tar -C "$marks" -cf "$work/marks.tar" module
 
 stop_httpd() {
     [ -n "$pid" ] || return 0
@@ -81,6 +108,10 @@ stop_httpd() {
 
 restore() {
     stop_httpd
+    # The packages' postrm disables their modules and removes their files.
+    [ -z "$deb" ] || DEBIAN_FRONTEND=noninteractive apt-get purge -y -q \
+        libapache2-mod-pibalance libapache2-mod-pistats > "$work/purge.log" 2>&1 ||
+        say "could not purge the packages (see $work/purge.log)"
     # Disable what this test enabled (pibalance, pistats and the proxy
     # modules pibalance.load's Depends line pulled in).
     local m e b
@@ -103,11 +134,31 @@ restore() {
             rm -f "$f"
         fi
     done
+    if [ -f "$work/marks.tar" ]; then
+        rm -rf "$marks/module" && tar -C "$marks" -xf "$work/marks.tar"
+    else
+        rm -rf "$marks/module"
+    fi
     ls -1 "$enabled" | cmp -s - "$work/enabled.before"
 }
 trap 'restore; rm -rf "$work"' EXIT
 trap 'exit 1' INT TERM HUP
 
+if [ -n "$deb" ]; then
+# 1. apt-get install of both packages (README: "apt install ./...deb").
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q $debs \
+    > "$work/step.log" 2>&1 || fail "apt-get install $debs"
+pass "apt-get install of both packages"
+for m in pibalance pistats; do
+    want="LoadModule ${m}_module $libexec/mod_$m.so"
+    grep -qxF "$want" "$avail/$m.load" ||
+        { cp "$avail/$m.load" "$work/step.log"; fail "$m.load is not '$want'"; }
+    dpkg -S "$avail/$m.load" "$avail/$m.conf" "$libexec/mod_$m.so" \
+        > "$work/step.log" 2>&1 || fail "files of $m not owned by a package"
+    [ -e "$enabled/$m.load" ] || fail "the package did not enable $m"
+done
+pass "the packages own mods-available/*.load, *.conf, the .so, and enabled both"
+else
 # 1. make install (README: "autoconf && ./configure && make && sudo make
 #    install").
 make install > "$work/step.log" 2>&1 || fail "make install"
@@ -131,6 +182,8 @@ for f in pibalance.load pistats.load pibalance.conf pistats.conf; do
         fail "README's sed of conf/$f differs from what make install wrote"
 done
 pass "the README's manual sed writes the same four files"
+
+fi
 
 # 2. a2enmod, as the README says; Depends pulls in the proxy modules.
 a2enmod pibalance pistats > "$work/step.log" 2>&1 ||

@@ -45,7 +45,9 @@ build/install-test.sh
 #    processes (prefork), threads (worker) and the event MPM alike;
 #  - the suite with ASan+UBSan (event MPM);
 #  - the libFuzzer targets, 20 s each;
-#  - the cross-builds and the qemu smoke test (arm64, armv7, armv6).
+#  - the cross-builds and the qemu smoke test (arm64, armv7, armv6), then
+#    the Debian packages (amd64, arm64, armhf; lintian) and the install
+#    test again through the amd64 packages (apt-get install, then purge).
 # PIB_TEST_JOBS bounds how many run at once (default: all six).
 base=${APACHE_TEST_PORT:-8529}
 log "suites (event, worker, prefork, ASan), fuzzing, cross-builds: ${PIB_TEST_JOBS:-6} at once (build/parallel.sh)"
@@ -55,6 +57,6 @@ build/parallel.sh -j "${PIB_TEST_JOBS:-6}" -T 3600 \
     suite-prefork "build/suite-pass.sh prefork $((base + 200))" \
     asan-event    "PIB_MPM=event PIB_SANITIZE_PORT=$((base + 300)) build/sanitize.sh" \
     fuzz          "fuzz/run.sh --ci" \
-    cross         "build/cross.sh"
+    cross-deb     "build/cross.sh && build/deb.sh && build/install-test.sh --deb build/deb/out"
 
 log "all tests passed"

@@ -1,0 +1,100 @@
+#!/bin/bash
+# build/deb.sh -- Debian packages of both modules: libapache2-mod-pibalance
+# and libapache2-mod-pistats, for amd64, arm64 and armhf (make deb).
+#
+# Usage (as root, on Debian 12 amd64):
+#   build/deb.sh [ARCH...]      ARCH: amd64 arm64 armhf (default: all three)
+#
+# Each package is built by dpkg-buildpackage (debhelper, dh_apache2) from
+# a scratch copy of the tree: amd64 natively (configure, make, make check);
+# arm64 and armhf cross (`-a ARCH -d`, debian/rules takes the modules from
+# build/cross.sh, armhf built for ARMv6 so it runs on every 32-bit Pi),
+# with the library dependencies of the native build (the same Debian
+# release has the same library versions on every architecture).  Every
+# package is checked with lintian: an error fails the build.
+# Output: build/deb/out/*.deb (and each build's log).
+#   sudo apt install ./build/deb/out/libapache2-mod-p*_amd64.deb
+# installs both and enables them (a2enmod pibalance pistats is then a
+# no-op).
+# Environment: CROSS_DIR (build/cross.sh's cache, default build/cross).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/deb/out
+export CROSS_DIR=${CROSS_DIR:-$top/build/cross}
+say() { printf 'deb: %s\n' "$*"; }
+
+archs=${*:-amd64 arm64 armhf}
+for a in $archs; do
+    case $a in
+        amd64|arm64|armhf) ;;
+        *) sed -n '5,6p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+    esac
+done
+[ "$(dpkg --print-architecture)" = amd64 ] ||
+    { say "builds on amd64 only (the cross sysroots are amd64's)"; exit 2; }
+need=""
+for t in dpkg-buildpackage:dpkg-dev dh:debhelper lintian:lintian \
+         fakeroot:fakeroot; do
+    command -v "${t%%:*}" >/dev/null || need="$need ${t#*:}"
+done
+[ -z "$need" ] || DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+    --no-install-recommends $need >/dev/null
+
+mkdir -p "$out"
+rm -f "$out"/*.deb "$out"/*.log
+
+# build ARCH: one dpkg-buildpackage in a fresh copy; the .debs to $out.
+build() {
+    local arch=$1 work log=$out/build-$1.log
+    work=$(mktemp -d /tmp/pib-deb.XXXXXX)
+    mkdir "$work/src"
+    (cd "$top" && tar --exclude=./.git --exclude=./t/tmp --exclude=./t/logs \
+        --exclude=./build/cross --exclude=./build/deb --exclude=./fuzz/bin \
+        --exclude=./fuzz/obj --exclude=./bench/results -cf - .) |
+        (cd "$work/src" && tar -xf -)
+    (cd "$work/src" && make -s distclean >/dev/null 2>&1 || true)
+    local opts="-b -us -uc"
+    [ "$arch" = amd64 ] || opts="$opts -a$arch -d"
+    say "$arch: dpkg-buildpackage $opts (log $log)"
+    if ! (cd "$work/src" &&
+          DEB_BUILD_OPTIONS=noautodbgsym dpkg-buildpackage $opts) \
+            > "$log" 2>&1; then
+        tail -30 "$log"
+        say "FAILED: $arch (log $log)"
+        rm -rf "$work"
+        return 1
+    fi
+    if [ "$arch" = amd64 ]; then
+        sed -n 's/^shlibs:Depends=//p' \
+            "$work/src/debian/libapache2-mod-pibalance.substvars" \
+            > "$out/shlibs-depends"
+    fi
+    mv "$work"/*.deb "$out/"
+    rm -rf "$work"
+}
+
+# The cross builds take the native build's library dependencies.
+case " $archs " in
+    *" amd64 "*) ;;
+    *) [ -s "$out/shlibs-depends" ] || archs="amd64 $archs" ;;
+esac
+for a in amd64 arm64 armhf; do
+    case " $archs " in *" $a "*) ;; *) continue ;; esac
+    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(cat "$out/shlibs-depends")"
+    build "$a"
+done
+
+status=0
+for deb in "$out"/*.deb; do
+    if lintian --fail-on error "$deb" > "$deb.lintian" 2>&1; then
+        say "lintian: no error in $(basename "$deb")$(grep -c '^W:' \
+            "$deb.lintian" | sed 's/^0$//;s/^[1-9].*/ (warnings: &, see .lintian)/')"
+    else
+        say "lintian: ERRORS in $(basename "$deb"):"
+        grep '^E:' "$deb.lintian" || cat "$deb.lintian"
+        status=1
+    fi
+done
+ls -l "$out"/*.deb
+exit $status
