@@ -22,7 +22,8 @@
  *
  * Samples: an attempt's response time is taken when the node's response
  * headers come (a filter sees the response's first brigade; for a 101,
- * which bypasses the request's filters, a connection filter), which also
+ * which bypasses the request's filters, the connection filter of
+ * common/pi_answer.c, which mod_pistats shares), which also
  * clears the silence mark: a download, a stream or a tunnel that lasts
  * minutes is a sample of milliseconds.  Without an answer, the sample is
  * taken when mod_proxy is done (request_status): a failure unless the
@@ -47,20 +48,21 @@
 #include "pib_req.h"
 #include "pib_score.h"
 #include "pib_state.h"
-#include "pis_public.h"
+#include "pi_answer.h"
+#include "pi_api.h"
 
 APLOG_USE_MODULE(pibalance);
 
 #define PIB_MAX_CANDS 128        /* candidates considered in one pick */
 
 static APR_OPTIONAL_FN_TYPE(proxy_balancer_get_best_worker) *get_best;
-static APR_OPTIONAL_FN_TYPE(pis_get_member_info) *get_info;
+static APR_OPTIONAL_FN_TYPE(pis_get_member_tel) *get_info;
 static module *proxy_mod;        /* for ProxyTimeout */
 
 int pib_lbmethod_bind(void)
 {
     get_best = APR_RETRIEVE_OPTIONAL_FN(proxy_balancer_get_best_worker);
-    get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_info);
+    get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_tel);
     proxy_mod = ap_find_linked_module("mod_proxy.c");
     return get_best != NULL;
 }
@@ -70,7 +72,7 @@ typedef struct {
     double thermal, throttle, ramp, weight;
     int drained, fresh, throttled;
     long cpus;
-    pis_member_info info;
+    pi_member_tel info;
 } pib_view;
 
 static const char *thermal_state(const pib_view *v)
@@ -101,10 +103,10 @@ static int swap32(uint32_t *p, uint32_t from, uint32_t to)
                                        __ATOMIC_ACQUIRE);
 }
 
-static void fmt_temp(const pis_member_info *in, char *buf, size_t n)
+static void fmt_temp(const pi_member_tel *in, char *buf, size_t n)
 {
-    if (in->tel.has_temp) {
-        int dc = in->tel.temp_dc, a = dc < 0 ? -dc : dc;
+    if (in->has_temp) {
+        int dc = in->temp_dc, a = dc < 0 ? -dc : dc;
 
         apr_snprintf(buf, n, "%s%d.%d", dc < 0 ? "-" : "", a / 10, a % 10);
     }
@@ -163,7 +165,7 @@ static void transitions(server_rec *s, const proxy_worker *w,
                      "pi: %s %s at %s C (throttle bits 0x%lx)",
                      w->s->name_ex, v->throttled ? "throttled"
                      : "no longer throttled", temp,
-                     v->info.tel.throttled);
+                     v->info.throttled);
     }
     if (swap32(&st->drained, !v->drained, v->drained)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10201)
@@ -184,21 +186,22 @@ static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
     memset(v, 0, sizeof(*v));
     v->thermal = v->throttle = v->ramp = 1.0;
     v->cpus = 0;
+    PI_STAMP_INIT(&v->info, PI_MEMBER_TEL_VERSION);
     v->fresh = get_info != NULL && get_info(s, b, w, &v->info) == 0
-               && !v->info.tel_stale
-               && (v->info.tel.has_temp || v->info.tel.has_throttled);
-    if (v->fresh && v->info.tel.has_temp) {
-        v->thermal = pib_thermal_factor(t, v->info.tel.temp_dc);
-        v->drained = pib_thermal_drained(t, v->info.tel.temp_dc,
+               && !v->info.stale
+               && (v->info.has_temp || v->info.has_throttled);
+    if (v->fresh && v->info.has_temp) {
+        v->thermal = pib_thermal_factor(t, v->info.temp_dc);
+        v->drained = pib_thermal_drained(t, v->info.temp_dc,
                                          st ? (int)st->drained : 0);
     }
-    if (v->fresh && v->info.tel.has_throttled
-        && (v->info.tel.throttled & PIB_THROTTLE_NOW_BITS)) {
+    if (v->fresh && v->info.has_throttled
+        && (v->info.throttled & PIB_THROTTLE_NOW_BITS)) {
         v->throttled = 1;
         v->throttle = t->throttle_factor;
     }
-    if (v->fresh && v->info.tel.has_cpus) {
-        v->cpus = v->info.tel.cpus;
+    if (v->fresh && v->info.has_cpus) {
+        v->cpus = v->info.cpus;
     }
     if (st != NULL && st_update) {
         transitions(s, w, st, v, now);
@@ -345,7 +348,7 @@ static void answered(pib_attempt *a)
 
 #define PIB_ANSWER_FILTER  "PIB_ANSWERED"
 #define PIB_ANSWER_CFILTER "PIB_ANSWERED_CONN"
-static ap_filter_rec_t *answer_filter, *answer_cfilter;
+static ap_filter_rec_t *answer_filter;
 
 /* First in the request's output: the response's first brigade passes
  * here as soon as mod_proxy has read the node's headers (mod_proxy_http
@@ -358,45 +361,23 @@ static apr_status_t answer_filter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
     return ap_pass_brigade(f->next, bb);
 }
 
-/* On the client connection, for a request asking for an upgrade: a 101
- * (and the tunnel after it) bypasses the request's filters, going
- * straight to the connection's, so the 101 is stamped here. */
-static apr_status_t answer_cfilter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
+/* For a request asking for an upgrade: a 101 (and the tunnel after it)
+ * bypasses the request's filters, going straight to the connection's;
+ * common/pi_answer.c's connection filter calls this then. */
+static void answered_upgrade(void *baton)
 {
-    if (f->ctx != NULL) {
-        answered(f->ctx);
-        f->ctx = NULL;
-    }
-    return ap_pass_brigade(f->next, bb);
-}
-
-/* The request is over: the connection filter must not outlive it on a
- * kept-alive connection (its context is the request's). */
-static apr_status_t drop_cfilter(void *data)
-{
-    ap_filter_t *f = data;
-
-    f->ctx = NULL;
-    ap_remove_output_filter(f);
-    return APR_SUCCESS;
+    answered(baton);
 }
 
 /* Once a request: the filters that stamp when the node answers. */
 static void add_stamps(request_rec *r, pib_attempt *a)
 {
-    ap_filter_t *f;
-
     if (a->stamping) {
         return;
     }
     a->stamping = 1;
     ap_add_output_filter_handle(answer_filter, a, r, r->connection);
-    if (apr_table_get(r->headers_in, "Upgrade") != NULL
-        && (f = ap_add_output_filter_handle(answer_cfilter, a, r,
-                                            r->connection)) != NULL) {
-        apr_pool_cleanup_register(r->pool, f, drop_cfilter,
-                                  apr_pool_cleanup_null);
-    }
+    pi_answer_watch(r, answered_upgrade, a);
 }
 
 pib_req *pib_req_get(request_rec *r, int create)
@@ -484,8 +465,8 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         c[i].capped = cap > 0 && c[i].inflight >= cap;
         c[i].cap = cap;
         c[i].cooling = cap > 0 && (long)cap < (v.cpus > 0 ? v.cpus : 4);
-        c[i].has_temp = v.fresh && v.info.tel.has_temp;
-        c[i].temp_dc = v.info.tel.temp_dc;
+        c[i].has_temp = v.fresh && v.info.has_temp;
+        c[i].temp_dc = v.info.temp_dc;
         c[i].credit = w->s->lbstatus;
         c[i].ramping = v.ramp < 1.0;
     }
@@ -585,35 +566,37 @@ static int is_silent(server_rec *s, proxy_balancer *b, proxy_worker *w,
 /* For /pi-status: the effective weight and thermal state of a member of
  * a balancer that uses lbmethod "pi". */
 static int get_member_weight(server_rec *s, proxy_balancer *b,
-                             proxy_worker *w, double *weight,
-                             const char **state)
+                             proxy_worker *w, pi_member_weight *out)
 {
     pib_tuning t;
     pib_view v;
     uint32_t now = pib_now_ms();
 
-    if (b->lbmethod == NULL || strcmp(b->lbmethod->name, "pi") != 0) {
+    if (!PI_STAMP_OK(out, PI_MEMBER_WEIGHT_VERSION) || b->lbmethod == NULL
+        || strcmp(b->lbmethod->name, "pi") != 0) {
         return -1;
     }
     pib_lbconf_resolve(s, b, &t);
     member_view(s, b, w, &t, pib_state_get(b, w), now, 0, &v);
-    *weight = v.weight;
-    *state = is_silent(s, b, w, &t, now) ? "silent" : thermal_state(&v);
+    out->weight = v.weight;
+    out->state = is_silent(s, b, w, &t, now) ? "silent" : thermal_state(&v);
     return 0;
 }
 
 void pib_lbmethod_register(apr_pool_t *p)
 {
     APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *fn = get_member_weight;
+    APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch = pi_answer_watch;
 
     (void)p;
     apr_dynamic_fn_register("pib_get_member_weight", (apr_opt_fn_t *)fn);
+    /* The 101 stamp, for mod_pistats too (pi_api.h). */
+    apr_dynamic_fn_register("pib_watch_upgrade_answer",
+                            (apr_opt_fn_t *)watch);
     answer_filter = ap_register_output_filter(PIB_ANSWER_FILTER,
                                               answer_filter_fn, NULL,
                                               AP_FTYPE_RESOURCE);
-    answer_cfilter = ap_register_output_filter(PIB_ANSWER_CFILTER,
-                                               answer_cfilter_fn, NULL,
-                                               AP_FTYPE_CONNECTION);
+    pi_answer_register(PIB_ANSWER_CFILTER);
     APR_OPTIONAL_HOOK(proxy, request_status, pib_lb_request_status, NULL,
                       NULL, APR_HOOK_MIDDLE);
 }
