@@ -23,16 +23,15 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
     pis_slot *sl;
     pis_tel_shm tel;
     double interval_s = (double)pis_conf_probe_interval(pis_srv(s))
-                        / APR_USEC_PER_SEC, age_s;
+                        / APR_USEC_PER_SEC;
 
     if (!PI_STAMP_OK(out, PI_MEMBER_TEL_VERSION)
         || (sl = pis_shm_slot(NULL, s, b, w)) == NULL) {
         return -1;
     }
     pis_slot_tel_read(sl, &tel);
-    age_s = tel.has_any
-        ? (double)(uint32_t)(pis_now_ms() - tel.ok_ms) / 1000.0 : -1.0;
-    out->stale = !tel.has_any || age_s > 3 * interval_s;
+    out->stale = pis_tel_stale(pis_tel_age_s(&tel, pis_now_ms()),
+                               interval_s);
     if (!tel.has_any) {
         memset(&tel.t, 0, sizeof(tel.t));
     }

@@ -80,16 +80,16 @@ static void fill_telemetry(apr_pool_t *p, pis_member_snap *m,
     pis_slot_tel_read(sl, &tel);
     m->probed = pis_probe_active();
     m->tel = tel.t;
-    m->tel_age_s = tel.has_any ? (double)(uint32_t)(now_ms - tel.ok_ms)
-                                 / 1000.0 : -1.0;
-    m->tel_stale = !tel.has_any || m->tel_age_s > 3 * interval_s;
+    m->tel_age_s = pis_tel_age_s(&tel, now_ms);
+    m->tel_stale = pis_tel_stale(m->tel_age_s, interval_s);
     m->probe_error = tel.error[0] ? apr_pstrdup(p, tel.error) : NULL;
     if (!tel.has_any) {
         memset(&m->tel, 0, sizeof(m->tel));
     }
     m->severity = (pis_severity)pis_severity_of(&m->tel, m->tel_stale);
     pis_slot_history(sl, pis_now_s(), PIS_HISTORY_S,
-                     (unsigned)(3 * interval_s + 0.5), m->req_hist,
+                     (unsigned)(PIS_TEL_STALE_INTERVALS * interval_s + 0.5),
+                     m->req_hist,
                      m->temp_hist);
 }
 
