@@ -99,6 +99,14 @@ typedef struct {
                                   on its estimate alone */
 } pib_cand;
 
+/* The effective estimate of a member, the one both the pick and the
+ * status page use: its own (est_us; < 0: no sample yet, then median_us,
+ * the median of the others'), raised to its silence (silence_us: no
+ * answer since a pick that long ago, 0: none).  *by_silence (if not
+ * NULL): whether the silence raised it, i.e. the member is "silent". */
+double pib_effective_estimate(double est_us, double median_us,
+                              double silence_us, int *by_silence);
+
 /* The median of the known estimates of n candidates (1 if none). */
 double pib_median_estimate(const pib_cand *c, size_t n);
 

@@ -17,18 +17,7 @@
 #include "http_config.h"
 #include "mod_proxy.h"
 
-typedef struct {
-    uint32_t est_us;       /* peak-EWMA of response time, 0: no sample */
-    uint32_t est_ms;       /* clock of the last sample */
-    uint32_t drained;      /* 1: drained for heat */
-    uint32_t throttled;    /* 1: throttle bits set (as last logged) */
-    uint32_t stale;        /* 0 never fresh, 1 fresh, 2 stale since */
-    uint32_t down;         /* 1: unusable when last looked at */
-    uint32_t up_ms;        /* slow start began (clock), 0: none */
-    uint32_t wait_ms;      /* clock of a pick that no answer has followed
-                              yet, 0: none (the silence rule) */
-    uint32_t failed;       /* 1: its last attempt failed */
-} pib_mstate;
+#include "pib_mstate.h"     /* pib_mstate, its operations, pib_age_ms */
 
 /* post_config: one segment for all balancers of all servers. */
 apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s);
@@ -55,16 +44,6 @@ ap_conf_vector_t *pib_state_section(const proxy_balancer *b);
  * taken unsigned). */
 uint32_t pib_now_ms(void);
 
-/* Milliseconds from `then` to `now` of that clock; 0 when `then` is up
- * to a minute later (a stamp another thread wrote after our clock read:
- * taken unsigned, it would be 49 days old).  Older stamps, up to 49
- * days, keep their age. */
-#define PIB_AGE_FUTURE_MS 65536U
-static APR_INLINE uint32_t pib_age_ms(uint32_t now, uint32_t then)
-{
-    uint32_t d = now - then;
-
-    return d > 0xffffffffU - PIB_AGE_FUTURE_MS ? 0 : d;
-}
+/* Their age: pib_age_ms() (pib_mstate.h). */
 
 #endif /* PIB_STATE_H */

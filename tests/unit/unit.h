@@ -46,6 +46,8 @@ void test_slot(void);
 void test_hist(void);
 void test_connect(void);
 void test_claim(void);
+void test_member(void);
+void test_api(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -28,6 +28,8 @@ int main(void)
     test_hist();
     test_connect();
     test_claim();
+    test_member();
+    test_api();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
