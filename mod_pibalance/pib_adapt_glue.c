@@ -140,17 +140,20 @@ int pib_adapt_level_now(int configured, server_rec *s)
         configured);
 }
 
-static void pib_deflate_state(pib_deflate_status *out)
+static int pib_deflate_state(pi_deflate_state *out)
 {
-    pib_adapt_state st = (pib_adapt_state)apr_atomic_read32(
-                             &pib_adapt_st->state);
+    pib_adapt_state st;
 
+    if (!PI_STAMP_OK(out, PI_DEFLATE_STATE_VERSION)) {
+        return -1;
+    }
+    st = (pib_adapt_state)apr_atomic_read32(&pib_adapt_st->state);
     out->adaptive = pib_adapt_conf_get()->on;
-    out->state = (int)st;
     out->name = pib_adapt_name(st);
     out->cpu_busy_pct = (int)apr_atomic_read32(&pib_adapt_st->busy_pct) - 1;
     out->temp_mc = (int)apr_atomic_read32(&pib_adapt_st->temp_mc) - 1;
     out->changes = apr_atomic_read32(&pib_adapt_st->changes);
+    return 0;
 }
 
 void pib_adapt_register(apr_pool_t *p)

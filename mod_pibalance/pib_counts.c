@@ -56,12 +56,16 @@ apr_uint64_t pib_count_get(pib_counter which)
     return pi_ctr_read(&pib_counts->c[which]);
 }
 
-static void pib_deflate_counters(pib_deflate_counts *out)
+static int pib_deflate_counters(pi_deflate_counts *out)
 {
+    if (!PI_STAMP_OK(out, PI_DEFLATE_COUNTS_VERSION)) {
+        return -1;
+    }
     out->one_pass = pib_count_get(PIB_CNT_ONE_PASS);
     out->streamed = pib_count_get(PIB_CNT_STREAMED);
     out->trickled = pib_count_get(PIB_CNT_TRICKLED);
     out->compressor_waits = pib_count_get(PIB_CNT_WAITS);
+    return 0;
 }
 
 void pib_counts_register(apr_pool_t *p)

@@ -7,7 +7,7 @@
  * process pool, made by the first post_config: every child adds to it,
  * graceful restarts keep it.  Lock-free, 32-bit atomics only (ARMv6/v7):
  * a count is two words, the high one bumped by whoever wraps the low one.
- * Shown by mod_pistats through pib_deflate_counters() (pib_public.h).
+ * Shown by mod_pistats through pib_deflate_counters() (include/pi_api.h).
  */
 #ifndef PIB_COUNTS_H
 #define PIB_COUNTS_H

@@ -169,6 +169,17 @@ int pib_pause_streams(long long pause_us, unsigned long long held,
            && held + len < (unsigned long long)expect;
 }
 
+pib_codec_choice pib_choose_codec(long long expect, long long buffer)
+{
+    return expect >= 0 && expect <= buffer
+           ? PIB_CODEC_ONE_PASS : PIB_CODEC_STREAM;
+}
+
+long long pib_whole_body_length(long long summed, int header_only)
+{
+    return summed == 0 && header_only ? -1 : summed;
+}
+
 const char *pib_verdict_name(pib_verdict v)
 {
     static const char *const names[] = {

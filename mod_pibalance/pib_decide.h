@@ -70,6 +70,23 @@ pib_verdict pib_should_compress(const pib_resp *resp, const pib_policy *pol);
 int pib_pause_streams(long long pause_us, unsigned long long held,
                       size_t len, long long expect);
 
+/* The codec choice: a body of known length `expect` (-1 unknown) up to
+ * `buffer` bytes (PiBalanceDeflateBuffer) is held and compressed in one
+ * pass (libdeflate, Content-Length set); any other streams through zlib
+ * (chunked). */
+typedef enum {
+    PIB_CODEC_STREAM,
+    PIB_CODEC_ONE_PASS
+} pib_codec_choice;
+pib_codec_choice pib_choose_codec(long long expect, long long buffer);
+
+/* The HEAD length rule: the length of a body whole in the first brigade
+ * (`summed` bytes, no Content-Length).  A HEAD answered without a body
+ * and without Content-Length (AJP and FastCGI members: httpd drops their
+ * Content-Length) says nothing of the GET's length, which is not 0: -1
+ * (unknown) then; otherwise `summed`. */
+long long pib_whole_body_length(long long summed, int header_only);
+
 /* A short lower-case name of a verdict, for notes and debug logs. */
 const char *pib_verdict_name(pib_verdict v);
 

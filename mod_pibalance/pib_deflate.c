@@ -124,13 +124,8 @@ static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
         }
         len += (apr_off_t)e->length;
     }
-    /* A HEAD answered without a body and without Content-Length (AJP and
-     * FastCGI members: httpd drops their Content-Length) says nothing of
-     * the GET's length, which is not 0. */
-    if (len == 0 && r->header_only) {
-        return -1;
-    }
-    return len;
+    return (apr_off_t)pib_whole_body_length((long long)len,
+                                            r->header_only);
 }
 
 /* Does the client's If-None-Match hold this 304's ETag with our suffix
@@ -261,7 +256,8 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
     ctx->params.window_bits = conf->window_bits;
     ctx->params.mem_level = conf->mem_level;
     ctx->params.expect = 0;
-    if (ctx->expect >= 0 && ctx->expect <= (apr_off_t)conf->buffer) {
+    if (pib_choose_codec((long long)ctx->expect, (long long)conf->buffer)
+        == PIB_CODEC_ONE_PASS) {
         codec = &pib_codec_oneshot;
         ctx->params.expect = (size_t)ctx->expect;
     }

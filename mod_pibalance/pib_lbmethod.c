@@ -1,5 +1,8 @@
 /* pib_lbmethod.c -- lbmethod "pi": glue between mod_proxy_balancer and
- * the pure scoring in pib_score.c.
+ * the pure logic: the scoring and the pick (pib_score.c), what it makes
+ * of a member (pib_member.c: freshness, weight, state names, cooling, the
+ * compound-failure and silence rules) and the member's shared state
+ * (pib_mstate.c: every atomic operation on it, named).
  *
  * mod_proxy's get_best_worker helper walks lbsets, skips disabled,
  * stopped, draining and failed members, and falls back to spares and hot
@@ -22,7 +25,8 @@
  *
  * Samples: an attempt's response time is taken when the node's response
  * headers come (a filter sees the response's first brigade; for a 101,
- * which bypasses the request's filters, a connection filter), which also
+ * which bypasses the request's filters, the connection filter of
+ * common/pi_answer.c, which mod_pistats shares), which also
  * clears the silence mark: a download, a stream or a tunnel that lasts
  * minutes is a sample of milliseconds.  Without an answer, the sample is
  * taken when mod_proxy is done (request_status): a failure unless the
@@ -44,50 +48,27 @@
 #include "pib_lbconf.h"
 #include "pib_lbmethod.h"
 #include "pib_log.h"
+#include "pib_member.h"
 #include "pib_req.h"
 #include "pib_score.h"
 #include "pib_state.h"
-#include "pis_public.h"
+#include "pi_answer.h"
+#include "pi_api.h"
 
 APLOG_USE_MODULE(pibalance);
 
 #define PIB_MAX_CANDS 128        /* candidates considered in one pick */
 
 static APR_OPTIONAL_FN_TYPE(proxy_balancer_get_best_worker) *get_best;
-static APR_OPTIONAL_FN_TYPE(pis_get_member_info) *get_info;
+static APR_OPTIONAL_FN_TYPE(pis_get_member_tel) *get_info;
 static module *proxy_mod;        /* for ProxyTimeout */
 
 int pib_lbmethod_bind(void)
 {
     get_best = APR_RETRIEVE_OPTIONAL_FN(proxy_balancer_get_best_worker);
-    get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_info);
+    get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_tel);
     proxy_mod = ap_find_linked_module("mod_proxy.c");
     return get_best != NULL;
-}
-
-/* What lbmethod "pi" makes of one member now. */
-typedef struct {
-    double thermal, throttle, ramp, weight;
-    int drained, fresh, throttled;
-    long cpus;
-    pis_member_info info;
-} pib_view;
-
-static const char *thermal_state(const pib_view *v)
-{
-    if (!v->fresh) {
-        return "stale";
-    }
-    if (v->drained) {
-        return "drained";
-    }
-    if (v->throttled) {
-        return "throttled";
-    }
-    if (v->thermal < 1.0) {
-        return "warm";
-    }
-    return v->ramp < 1.0 ? "ramping" : "ok";
 }
 
 /* Compare-and-set: from -> to, once.  The plain load first keeps the
@@ -102,12 +83,10 @@ static int cas32(uint32_t *p, uint32_t from, uint32_t to)
                                        __ATOMIC_ACQUIRE);
 }
 
-static void fmt_temp(const pis_member_info *in, char *buf, size_t n)
+static void fmt_temp(const pib_tel *in, char *buf, size_t n)
 {
-    if (in->tel.has_temp) {
-        int dc = in->tel.temp_dc, a = dc < 0 ? -dc : dc;
-
-        apr_snprintf(buf, n, "%s%d.%d", dc < 0 ? "-" : "", a / 10, a % 10);
+    if (in->has_temp) {
+        pi_format_dc(in->temp_dc, buf, n);
     }
     else {
         apr_cpystrn(buf, "unknown", n);
@@ -124,22 +103,18 @@ static int forget_failures(pib_mstate *st)
     if (!cas32(&st->failed, 1, 0)) {
         return 0;
     }
-    __atomic_store_n(&st->est_us, 0, __ATOMIC_RELEASE);
+    pib_ms_forget_estimate(st);
     return 1;
-}
-
-static void slow_start(pib_mstate *st, uint32_t now)
-{
-    __atomic_store_n(&st->up_ms, now ? now : 1, __ATOMIC_RELEASE);
 }
 
 /* Applies the telemetry's state changes to st, logging each once. */
 static void transitions(server_rec *s, const proxy_worker *w,
-                        pib_mstate *st, pib_view *v, uint32_t now)
+                        pib_mstate *st, const pib_tel *tel,
+                        const pib_view *v, uint32_t now)
 {
     char temp[24];
 
-    fmt_temp(&v->info, temp, sizeof(temp));
+    fmt_temp(tel, temp, sizeof(temp));
     /* stale: 0 never fresh yet (silent), 1 fresh, 2 stale since */
     if (v->fresh) {
         cas32(&st->stale, 0, 1);
@@ -147,7 +122,7 @@ static void transitions(server_rec *s, const proxy_worker *w,
             int forgot = forget_failures(st);
 
             if (forgot) {
-                slow_start(st, now);
+                pib_ms_start_ramp(st, now);
             }
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(12100)
                          "pi: %s telemetry back%s", w->s->name_ex,
@@ -163,55 +138,58 @@ static void transitions(server_rec *s, const proxy_worker *w,
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10204)
                      "pi: %s %s at %s C (throttle bits 0x%lx)",
                      w->s->name_ex, v->throttled ? "throttled"
-                     : "no longer throttled", temp,
-                     v->info.tel.throttled);
+                     : "no longer throttled", temp, tel->throttled);
     }
     if (cas32(&st->drained, !v->drained, v->drained)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10201)
                      "pi: %s %s at %s C", w->s->name_ex,
                      v->drained ? "drained" : "re-admitted", temp);
         if (!v->drained) {
-            slow_start(st, now);
+            pib_ms_start_ramp(st, now);
         }
     }
 }
 
-/* Works out the member's view; with `st_update`, applies and logs state
- * changes (the finder does; the status page only looks). */
+/* Member w's telemetry from mod_pistats (answered 0 without it). */
+static void member_tel(server_rec *s, proxy_balancer *b, proxy_worker *w,
+                       pib_tel *tel)
+{
+    pi_member_tel in;
+
+    memset(&in, 0, sizeof(in));
+    memset(tel, 0, sizeof(*tel));
+    PI_STAMP_INIT(&in, PI_MEMBER_TEL_VERSION);
+    tel->answered = get_info != NULL && get_info(s, b, w, &in) == 0;
+    tel->stale = in.stale;
+    tel->has_temp = in.has_temp;
+    tel->temp_dc = in.temp_dc;
+    tel->has_throttled = in.has_throttled;
+    tel->throttled = in.throttled;
+    tel->has_cpus = in.has_cpus;
+    tel->cpus = in.cpus;
+}
+
+/* Works out the member's view (pib_member.c's rules); with `st_update`,
+ * applies and logs state changes (the finder does; the status page only
+ * looks). */
 static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
                         const pib_tuning *t, pib_mstate *st, uint32_t now,
-                        int st_update, pib_view *v)
+                        int st_update, pib_tel *tel, pib_view *v)
 {
-    memset(v, 0, sizeof(*v));
-    v->thermal = v->throttle = v->ramp = 1.0;
-    v->cpus = 0;
-    v->fresh = get_info != NULL && get_info(s, b, w, &v->info) == 0
-               && !v->info.tel_stale
-               && (v->info.tel.has_temp || v->info.tel.has_throttled);
-    if (v->fresh && v->info.tel.has_temp) {
-        v->thermal = pib_thermal_factor(t, v->info.tel.temp_dc);
-        v->drained = pib_thermal_drained(t, v->info.tel.temp_dc,
-                                         st ? (int)st->drained : 0);
-    }
-    if (v->fresh && v->info.tel.has_throttled
-        && (v->info.tel.throttled & PIB_THROTTLE_NOW_BITS)) {
-        v->throttled = 1;
-        v->throttle = t->throttle_factor;
-    }
-    if (v->fresh && v->info.tel.has_cpus) {
-        v->cpus = v->info.tel.cpus;
-    }
+    uint32_t began;
+
+    member_tel(s, b, w, tel);
+    pib_view_from_tel(t, tel, st ? (int)pib_ms_drained(st) : 0, v);
     if (st != NULL && st_update) {
-        transitions(s, w, st, v, now);
+        transitions(s, w, st, tel, v, now);
     }
-    if (st != NULL && st->up_ms != 0) {
-        v->ramp = pib_ramp(t, (double)pib_age_ms(now, st->up_ms) / 1000.0);
+    if (st != NULL && (began = pib_ms_ramp_began(st)) != 0) {
+        v->ramp = pib_ramp(t, (double)pi_age_ms(now, began) / 1000.0);
         if (v->ramp >= 1.0 && st_update) {
-            __atomic_store_n(&st->up_ms, 0, __ATOMIC_RELEASE);
+            pib_ms_end_ramp(st);
         }
     }
-    v->weight = (double)w->s->lbfactor / 100.0 * v->thermal * v->throttle
-                * v->ramp;
+    pib_view_weigh(v, w->s->lbfactor);
 }
 
 /* Members that were unusable (error, disabled, stopped, draining) and are
@@ -229,12 +207,12 @@ static void watch_returns(proxy_balancer *b, pib_mstate *states,
         if (st == NULL) {
             continue;
         }
-        if (down && __atomic_load_n(&st->down, __ATOMIC_RELAXED) == 0) {
-            __atomic_store_n(&st->down, 1, __ATOMIC_RELEASE);
+        if (down && pib_ms_note_down(st)) {
+            continue;                   /* newly down */
         }
-        else if (cas32(&st->down, 1, 0)) {
+        if (cas32(&st->down, 1, 0)) {
             forget_failures(st);
-            slow_start(st, now);
+            pib_ms_start_ramp(st, now);
             ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
                          "pi: %s usable again: slow start", w->s->name_ex);
         }
@@ -288,38 +266,26 @@ static void record(pib_attempt *a, int failed)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
     apr_time_t now = apr_time_now();
-    uint32_t now_ms = (uint32_t)(now / 1000), took, us, old, next, before;
-    int tries = 0, compound;
+    uint32_t took, before;
+    int compound;
 
     if (st == NULL) {
         return;
     }
-    if (__atomic_load_n(&st->wait_ms, __ATOMIC_RELAXED) != 0) {
-        __atomic_store_n(&st->wait_ms, 0, __ATOMIC_RELEASE);  /* answered */
-    }
+    pib_ms_answered(st);
     took = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
                       : now < a->start ? 0 : now - a->start);
-    before = __atomic_load_n(&st->failed, __ATOMIC_ACQUIRE);
+    before = pib_ms_failed(st);
     /* Right after another failure, this one waited the member's whole
      * timeout (within 10%): no answer at all.  Only then it compounds. */
-    compound = failed && before != 0
-               && took / 1000 + took / 10000 >= timeout_ms(a->s, a->w);
-    old = __atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE);
-    do {
-        us = failed ? pib_fail_sample(took, old, compound) : took;
-        next = pib_est_update(old,
-                              pib_age_ms(now_ms, __atomic_load_n(
-                                  &st->est_ms, __ATOMIC_ACQUIRE)),
-                              us, a->decay_s);
-    } while (!__atomic_compare_exchange_n(&st->est_us, &old, next, 0,
-                                          __ATOMIC_ACQ_REL,
-                                          __ATOMIC_ACQUIRE)
-             && ++tries < 16);
-    __atomic_store_n(&st->est_ms, now_ms, __ATOMIC_RELEASE);
+    compound = pib_fail_compounds(failed, before, took,
+                                  timeout_ms(a->s, a->w));
+    pib_ms_add_sample(st, (uint32_t)(now / 1000), took, failed, compound,
+                      a->decay_s);
     /* After the estimate: a forget_failures() racing with this sample
      * finds the flag set again, not an estimate it did not clear. */
     if (failed || before != 0) {
-        __atomic_store_n(&st->failed, (uint32_t)failed, __ATOMIC_RELEASE);
+        pib_ms_set_failed(st, (uint32_t)failed);
     }
 }
 
@@ -346,7 +312,7 @@ static void answered(pib_attempt *a)
 
 #define PIB_ANSWER_FILTER  "PIB_ANSWERED"
 #define PIB_ANSWER_CFILTER "PIB_ANSWERED_CONN"
-static ap_filter_rec_t *answer_filter, *answer_cfilter;
+static ap_filter_rec_t *answer_filter;
 
 /* First in the request's output: the response's first brigade passes
  * here as soon as mod_proxy has read the node's headers (mod_proxy_http
@@ -359,45 +325,23 @@ static apr_status_t answer_filter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
     return ap_pass_brigade(f->next, bb);
 }
 
-/* On the client connection, for a request asking for an upgrade: a 101
- * (and the tunnel after it) bypasses the request's filters, going
- * straight to the connection's, so the 101 is stamped here. */
-static apr_status_t answer_cfilter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
+/* For a request asking for an upgrade: a 101 (and the tunnel after it)
+ * bypasses the request's filters, going straight to the connection's;
+ * common/pi_answer.c's connection filter calls this then. */
+static void answered_upgrade(void *baton)
 {
-    if (f->ctx != NULL) {
-        answered(f->ctx);
-        f->ctx = NULL;
-    }
-    return ap_pass_brigade(f->next, bb);
-}
-
-/* The request is over: the connection filter must not outlive it on a
- * kept-alive connection (its context is the request's). */
-static apr_status_t drop_cfilter(void *data)
-{
-    ap_filter_t *f = data;
-
-    f->ctx = NULL;
-    ap_remove_output_filter(f);
-    return APR_SUCCESS;
+    answered(baton);
 }
 
 /* Once a request: the filters that stamp when the node answers. */
 static void add_stamps(request_rec *r, pib_attempt *a)
 {
-    ap_filter_t *f;
-
     if (a->stamping) {
         return;
     }
     a->stamping = 1;
     ap_add_output_filter_handle(answer_filter, a, r, r->connection);
-    if (apr_table_get(r->headers_in, "Upgrade") != NULL
-        && (f = ap_add_output_filter_handle(answer_cfilter, a, r,
-                                            r->connection)) != NULL) {
-        apr_pool_cleanup_register(r->pool, f, drop_cfilter,
-                                  apr_pool_cleanup_null);
-    }
+    pi_answer_watch(r, answered_upgrade, a);
 }
 
 pib_req *pib_req_get(request_rec *r, int create)
@@ -419,18 +363,14 @@ static uint32_t stall_of(const server_rec *s, const proxy_worker *w,
                          pib_mstate *st, uint32_t now, int drop)
 {
     uint32_t mark, stall;
+    int lost;
 
-    if (st == NULL
-        || (mark = __atomic_load_n(&st->wait_ms, __ATOMIC_ACQUIRE)) == 0) {
+    if (st == NULL || (mark = pib_ms_pick_mark(st)) == 0) {
         return 0;
     }
-    stall = pib_age_ms(now, mark);
-    if (stall > timeout_ms(s, w) + 1000) {
-        if (drop) {
-            __atomic_compare_exchange_n(&st->wait_ms, &mark, 0, 0,
-                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-        }
-        return 0;
+    stall = pib_stall_ms(mark, now, timeout_ms(s, w), &lost);
+    if (lost && drop) {
+        pib_ms_drop_mark(st, mark);
     }
     return stall;
 }
@@ -438,24 +378,7 @@ static uint32_t stall_of(const server_rec *s, const proxy_worker *w,
 /* The member's estimate now (< 0: no sample yet). */
 static double est_of(const pib_mstate *st, uint32_t now, const pib_tuning *t)
 {
-    if (st == NULL) {
-        return -1.0;
-    }
-    return pib_est_now(__atomic_load_n(&st->est_us, __ATOMIC_ACQUIRE),
-                       pib_age_ms(now, __atomic_load_n(&st->est_ms,
-                                                       __ATOMIC_ACQUIRE)),
-                       t->decay_s);
-}
-
-/* A pick of the member: marks it unless a pick is marked already. */
-static void wait_mark(pib_mstate *st, uint32_t now)
-{
-    uint32_t none = 0;
-
-    if (st != NULL && __atomic_load_n(&st->wait_ms, __ATOMIC_RELAXED) == 0) {
-        __atomic_compare_exchange_n(&st->wait_ms, &none, now ? now : 1, 0,
-                                    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-    }
+    return st == NULL ? -1.0 : pib_ms_estimate(st, now, t->decay_s);
 }
 
 /* Notes returning members, then fills the candidates; returns how many.
@@ -471,10 +394,11 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
     for (i = 0; i < col->n; i++) {
         proxy_worker *w = col->w[i];
         pib_mstate *st = pib_state_at(states, max, w);
+        pib_tel tel;
         pib_view v;
         unsigned long cap;
 
-        member_view(r->server, b, w, t, st, now, 1, &v);
+        member_view(r->server, b, w, t, st, now, 1, &tel, &v);
         memset(&c[i], 0, sizeof(c[i]));
         c[i].inflight = (unsigned long)w->s->busy;
         c[i].est_us = est_of(st, now, t);
@@ -484,9 +408,9 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         cap = pib_inflight_cap(v.thermal, v.cpus);
         c[i].capped = cap > 0 && c[i].inflight >= cap;
         c[i].cap = cap;
-        c[i].cooling = cap > 0 && (long)cap < (v.cpus > 0 ? v.cpus : 4);
-        c[i].has_temp = v.fresh && v.info.tel.has_temp;
-        c[i].temp_dc = v.info.tel.temp_dc;
+        c[i].cooling = pib_cap_cooling(cap, v.cpus);
+        c[i].has_temp = v.fresh && tel.has_temp;
+        c[i].temp_dc = tel.temp_dc;
         c[i].credit = w->s->lbstatus;
         c[i].ramping = v.ramp < 1.0;
     }
@@ -499,7 +423,8 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     pib_cand cand[PIB_MAX_CANDS];
     pib_tuning t;
     pib_attempt *a;
-    uint32_t now = pib_now_ms();
+    pib_mstate *st;
+    uint32_t now = pi_now_ms();
     size_t best;
     int i, n;
 
@@ -522,7 +447,9 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     }
     a->b = balancer;
     a->w = col.w[best];
-    wait_mark(pib_state_get(balancer, a->w), now);
+    if ((st = pib_state_get(balancer, a->w)) != NULL) {
+        pib_ms_mark_pick(st, now);
+    }
     a->start = apr_time_now();
     a->decay_s = t.decay_s;
     a->s = r->server;
@@ -565,8 +492,8 @@ static int is_silent(server_rec *s, proxy_balancer *b, proxy_worker *w,
     pib_mstate *states = pib_state_of(b, &max);
     pib_cand c[PIB_MAX_CANDS];
     uint32_t stall = stall_of(s, w, pib_state_at(states, max, w), now, 0);
-    double est;
-    int i, n = 0;
+    double est, median = 0;
+    int i, n = 0, silent;
 
     if (stall == 0) {
         return 0;
@@ -578,43 +505,47 @@ static int is_silent(server_rec *s, proxy_balancer *b, proxy_worker *w,
 
             c[n++].est_us = est_of(pib_state_at(states, max, o), now, t);
         }
-        est = pib_median_estimate(c, (size_t)n);
+        median = pib_median_estimate(c, (size_t)n);
     }
-    return (double)stall * 1000.0 > est;
+    pib_effective_estimate(est, median, (double)stall * 1000.0, &silent);
+    return silent;
 }
 
 /* For /pi-status: the effective weight and thermal state of a member of
  * a balancer that uses lbmethod "pi". */
 static int get_member_weight(server_rec *s, proxy_balancer *b,
-                             proxy_worker *w, double *weight,
-                             const char **state)
+                             proxy_worker *w, pi_member_weight *out)
 {
     pib_tuning t;
+    pib_tel tel;
     pib_view v;
-    uint32_t now = pib_now_ms();
+    uint32_t now = pi_now_ms();
 
-    if (b->lbmethod == NULL || strcmp(b->lbmethod->name, "pi") != 0) {
+    if (!PI_STAMP_OK(out, PI_MEMBER_WEIGHT_VERSION) || b->lbmethod == NULL
+        || strcmp(b->lbmethod->name, "pi") != 0) {
         return -1;
     }
     pib_lbconf_resolve(s, b, &t);
-    member_view(s, b, w, &t, pib_state_get(b, w), now, 0, &v);
-    *weight = v.weight;
-    *state = is_silent(s, b, w, &t, now) ? "silent" : thermal_state(&v);
+    member_view(s, b, w, &t, pib_state_get(b, w), now, 0, &tel, &v);
+    out->weight = v.weight;
+    out->state = pib_view_state_name(&v, is_silent(s, b, w, &t, now));
     return 0;
 }
 
 void pib_lbmethod_register(apr_pool_t *p)
 {
     APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *fn = get_member_weight;
+    APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch = pi_answer_watch;
 
     (void)p;
     apr_dynamic_fn_register("pib_get_member_weight", (apr_opt_fn_t *)fn);
+    /* The 101 stamp, for mod_pistats too (pi_api.h). */
+    apr_dynamic_fn_register("pib_watch_upgrade_answer",
+                            (apr_opt_fn_t *)watch);
     answer_filter = ap_register_output_filter(PIB_ANSWER_FILTER,
                                               answer_filter_fn, NULL,
                                               AP_FTYPE_RESOURCE);
-    answer_cfilter = ap_register_output_filter(PIB_ANSWER_CFILTER,
-                                               answer_cfilter_fn, NULL,
-                                               AP_FTYPE_CONNECTION);
+    pi_answer_register(PIB_ANSWER_CFILTER);
     APR_OPTIONAL_HOOK(proxy, request_status, pib_lb_request_status, NULL,
                       NULL, APR_HOOK_MIDDLE);
 }

@@ -216,6 +216,21 @@ int pib_better(const pib_cand *a, const pib_cand *b)
     return cmp != 0 ? cmp < 0 : a->credit > b->credit;
 }
 
+double pib_effective_estimate(double est_us, double median_us,
+                              double silence_us, int *by_silence)
+{
+    int raised;
+
+    if (est_us < 0) {
+        est_us = median_us;
+    }
+    raised = silence_us > est_us;
+    if (by_silence != NULL) {
+        *by_silence = raised;
+    }
+    return raised ? silence_us : est_us;
+}
+
 /* Median of the known estimates (insertion sort: n is small). */
 double pib_median_estimate(const pib_cand *c, size_t n)
 {
@@ -268,12 +283,8 @@ size_t pib_choose(pib_cand *c, size_t n)
     size_t i, lead = 0, best;
 
     for (i = 0; i < n; i++) {
-        if (c[i].est_us < 0) {
-            c[i].est_us = median;
-        }
-        if (c[i].silence_us > c[i].est_us) {
-            c[i].est_us = c[i].silence_us;
-        }
+        c[i].est_us = pib_effective_estimate(c[i].est_us, median,
+                                             c[i].silence_us, NULL);
         if (c[i].weight <= 0) {
             c[i].weight = 0.01;
         }

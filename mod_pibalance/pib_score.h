@@ -35,8 +35,6 @@ typedef struct {
 #define PIB_DEFAULT_THROTTLE     0.5
 #define PIB_DEFAULT_SLOWSTART_S  30.0
 #define PIB_RAMP_START           0.1   /* slow start begins at 10% */
-#define PIB_THROTTLE_NOW_BITS    PI_THR_SLOW_NOW /* capped, throttled,
-                                                  soft limit */
 #define PIB_IDLE_TOLERANCE       2.0   /* idle members: estimates this far
                                           apart decide, closer ones tie */
 #define PIB_IDLE_MIN_DIFF_US     5000.0 /* ... and at least this far: sub-
@@ -101,6 +99,14 @@ typedef struct {
     int ramping;               /* in its slow start: wins no idle pick
                                   on its estimate alone */
 } pib_cand;
+
+/* The effective estimate of a member, the one both the pick and the
+ * status page use: its own (est_us; < 0: no sample yet, then median_us,
+ * the median of the others'), raised to its silence (silence_us: no
+ * answer since a pick that long ago, 0: none).  *by_silence (if not
+ * NULL): whether the silence raised it, i.e. the member is "silent". */
+double pib_effective_estimate(double est_us, double median_us,
+                              double silence_us, int *by_silence);
 
 /* The median of the known estimates of n candidates (1 if none). */
 double pib_median_estimate(const pib_cand *c, size_t n);

@@ -19,18 +19,7 @@
 #include "http_config.h"
 #include "mod_proxy.h"
 
-typedef struct {
-    uint32_t est_us;       /* peak-EWMA of response time, 0: no sample */
-    uint32_t est_ms;       /* clock of the last sample */
-    uint32_t drained;      /* 1: drained for heat */
-    uint32_t throttled;    /* 1: throttle bits set (as last logged) */
-    uint32_t stale;        /* 0 never fresh, 1 fresh, 2 stale since */
-    uint32_t down;         /* 1: unusable when last looked at */
-    uint32_t up_ms;        /* slow start began (clock), 0: none */
-    uint32_t wait_ms;      /* clock of a pick that no answer has followed
-                              yet, 0: none (the silence rule) */
-    uint32_t failed;       /* 1: its last attempt failed */
-} pib_mstate;
+#include "pib_mstate.h"     /* pib_mstate, its operations, pi_age_ms */
 
 /* post_config: one segment for all balancers of all servers. */
 apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s);
@@ -53,10 +42,7 @@ pib_mstate *pib_state_get(const proxy_balancer *b, const proxy_worker *w);
 /* The configuration vector of b's <Proxy> section, or NULL. */
 ap_conf_vector_t *pib_state_section(const proxy_balancer *b);
 
-/* The clock of the stamps above and its ages: common/pi_clock.h
- * (pib_now_ms and pib_age_ms are their older names here, kept while
- * callers move to pi_now_ms and pi_age_ms). */
-#define pib_now_ms pi_now_ms
-#define pib_age_ms pi_age_ms
+/* The clock of the stamps above and its ages: pi_now_ms() and pi_age_ms()
+ * (common/pi_clock.h). */
 
 #endif /* PIB_STATE_H */

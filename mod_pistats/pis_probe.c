@@ -208,7 +208,7 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
     }
     pis_slot_tel_read(p->ref.slot, &before);
     was_ok = before.error[0] == '\0';
-    pis_slot_tel_write(p->ref.slot, pis_now_s(), pis_now_ms(), t, p->error);
+    pis_slot_tel_write(p->ref.slot, pi_now_s(), pi_now_ms(), t, p->error);
     pis_slot_unpin(&p->ref);
     if (!before.has_any && before.error[0] == '\0' && now_ok) {
         return;                            /* first answer: nothing new */
@@ -413,7 +413,7 @@ static int claim_ref(const pis_slot_ref *ref, uint32_t now_ms,
 static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
 {
     apr_array_header_t *due = apr_array_make(pool, 16, sizeof(probe_t *));
-    uint32_t now_ms = pis_now_ms();
+    uint32_t now_ms = pi_now_ms();
     server_rec *s;
 
     for (s = main_s; s != NULL; s = s->next) {

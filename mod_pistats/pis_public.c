@@ -1,50 +1,55 @@
-/* pis_public.c -- the optional functions between mod_pistats and
- * mod_pibalance (see pis_public.h). */
+/* pis_public.c -- mod_pistats' side of the optional functions between
+ * the two modules (include/pi_api.h, pis_public.h). */
 #include "httpd.h"
 #include "http_config.h"
 #include "apr_strings.h"
 
+#include "pi_answer.h"
 #include "pis_config.h"
 #include "pis_public.h"
 #include "pis_shm.h"
 #include "pis_snapshot.h"
-#include "pib_public.h"
+
+#define PIS_STAMP_FILTER "PISTATS_ANSWERED_CONN"
 
 static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_counters) *get_counts;
+static APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch_answer;
 
-static int get_member_info(server_rec *s, proxy_balancer *b,
-                           proxy_worker *w, pis_member_info *out)
+static int get_member_tel(server_rec *s, proxy_balancer *b,
+                          proxy_worker *w, pi_member_tel *out)
 {
-    pis_slot *sl = pis_shm_slot(NULL, s, b, w);
+    pis_slot *sl;
     pis_tel_shm tel;
     double interval_s = (double)pis_conf_probe_interval(pis_srv(s))
                         / APR_USEC_PER_SEC;
 
-    if (sl == NULL) {
+    if (!PI_STAMP_OK(out, PI_MEMBER_TEL_VERSION)
+        || (sl = pis_shm_slot(NULL, s, b, w)) == NULL) {
         return -1;
     }
     pis_slot_tel_read(sl, &tel);
-    out->tel = tel.t;
-    out->tel_age_s = tel.has_any
-        ? (double)(uint32_t)(pis_now_ms() - tel.ok_ms) / 1000.0 : -1.0;
-    out->tel_stale = !tel.has_any || out->tel_age_s > 3 * interval_s;
+    out->stale = pis_tel_stale(pis_tel_age_s(&tel, pi_now_ms()),
+                               interval_s);
     if (!tel.has_any) {
-        memset(&out->tel, 0, sizeof(out->tel));
+        memset(&tel.t, 0, sizeof(tel.t));
     }
-    out->ewma_us = pis_slot_ewma(sl);
-    out->last_us = -1;
-    out->inflight = pis_slot_inflight(sl);
-    out->requests = (unsigned long)pis_ctr_read(&sl->requests);
+    out->has_temp = tel.t.has_temp;
+    out->temp_dc = tel.t.temp_dc;
+    out->has_throttled = tel.t.has_throttled;
+    out->throttled = tel.t.throttled;
+    out->has_cpus = tel.t.has_cpus;
+    out->cpus = tel.t.cpus;
     return 0;
 }
 
 void pis_public_register(void)
 {
-    APR_OPTIONAL_FN_TYPE(pis_get_member_info) *fn = get_member_info;
+    APR_OPTIONAL_FN_TYPE(pis_get_member_tel) *fn = get_member_tel;
 
-    apr_dynamic_fn_register("pis_get_member_info", (apr_opt_fn_t *)fn);
+    apr_dynamic_fn_register("pis_get_member_tel", (apr_opt_fn_t *)fn);
+    pi_answer_register(PIS_STAMP_FILTER);
 }
 
 /* post_config: look up what mod_pibalance offers (NULL without it). */
@@ -53,19 +58,25 @@ void pis_public_bind(void)
     get_weight = APR_RETRIEVE_OPTIONAL_FN(pib_get_member_weight);
     get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
     get_counts = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_counters);
+    watch_answer = APR_RETRIEVE_OPTIONAL_FN(pib_watch_upgrade_answer);
+}
+
+int pis_watch_upgrade_answer(request_rec *r, pi_answer_fn *fn, void *baton)
+{
+    return watch_answer != NULL ? watch_answer(r, fn, baton)
+                                : pi_answer_watch(r, fn, baton);
 }
 
 void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
                      pis_member_snap *m)
 {
-    double weight;
-    const char *state = NULL;
+    pi_member_weight mw;
 
-    if (get_weight != NULL
-        && get_weight(r->server, b, w, &weight, &state) == 0) {
+    PI_STAMP_INIT(&mw, PI_MEMBER_WEIGHT_VERSION);
+    if (get_weight != NULL && get_weight(r->server, b, w, &mw) == 0) {
         m->has_weight = 1;
-        m->weight = weight;
-        m->thermal_state = state ? state : "";
+        m->weight = mw.weight;
+        m->thermal_state = mw.state ? mw.state : "";
     }
 }
 
@@ -73,14 +84,14 @@ void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
  * or NULL without mod_pibalance. */
 const char *pis_deflate_state(apr_pool_t *p)
 {
-    pib_deflate_status st;
+    pi_deflate_state st;
     char cpu[16] = "unknown", temp[24] = "unknown";
 
-    if (get_deflate == NULL) {
+    memset(&st, 0, sizeof(st));
+    PI_STAMP_INIT(&st, PI_DEFLATE_STATE_VERSION);
+    if (get_deflate == NULL || get_deflate(&st) != 0) {
         return NULL;
     }
-    memset(&st, 0, sizeof(st));
-    get_deflate(&st);
     if (!st.adaptive) {
         return st.name ? st.name : "full";
     }
@@ -97,13 +108,13 @@ const char *pis_deflate_state(apr_pool_t *p)
 
 void pis_deflate_counts(pis_snap *snap)
 {
-    pib_deflate_counts c;
+    pi_deflate_counts c;
 
-    if (get_counts == NULL) {
+    memset(&c, 0, sizeof(c));
+    PI_STAMP_INIT(&c, PI_DEFLATE_COUNTS_VERSION);
+    if (get_counts == NULL || get_counts(&c) != 0) {
         return;
     }
-    memset(&c, 0, sizeof(c));
-    get_counts(&c);
     snap->has_deflate_counts = 1;
     snap->deflate_one_pass = c.one_pass;
     snap->deflate_streamed = c.streamed;

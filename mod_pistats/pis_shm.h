@@ -64,9 +64,6 @@ const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b);
 proxy_server_conf *pis_proxy_conf(server_rec *s);
 
 /* Milliseconds and seconds of the wall clock, as the slots keep them:
- * common/pi_clock.h (these are its older names here, kept while callers
- * move to pi_now_ms and pi_now_s). */
-#define pis_now_ms pi_now_ms
-#define pis_now_s pi_now_s
+ * pi_now_ms() and pi_now_s() of common/pi_clock.h. */
 
 #endif /* PIS_SHM_H */

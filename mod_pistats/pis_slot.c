@@ -228,6 +228,17 @@ void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out)
     out->t.node[sizeof(out->t.node) - 1] = '\0';
 }
 
+double pis_tel_age_s(const pis_tel_shm *tel, uint32_t now_ms)
+{
+    return tel->has_any ? (double)(uint32_t)(now_ms - tel->ok_ms) / 1000.0
+                        : -1.0;
+}
+
+int pis_tel_stale(double age_s, double interval_s)
+{
+    return age_s < 0 || age_s > PIS_TEL_STALE_INTERVALS * interval_s;
+}
+
 void pis_slot_reset(pis_slot *s)
 {
     size_t off = offsetof(pis_slot, started);

@@ -41,9 +41,7 @@
 enum { PIS_SLOT_FREE = 0, PIS_SLOT_CLAIMING = 1, PIS_SLOT_USED = 2,
        PIS_SLOT_KEYED = 3, PIS_SLOT_DEAD = 4 };
 
-/* Counters are common/pi_ctr64.h; pis_ctr_read is its older name here,
- * kept while callers move to pi_ctr_read. */
-#define pis_ctr_read pi_ctr_read
+/* Counters: common/pi_ctr64.h. */
 
 typedef struct {
     uint32_t sec;                 /* the second this entry counts */
@@ -131,6 +129,16 @@ void pis_slot_history(const pis_slot *s, uint32_t now_s, unsigned n,
 void pis_slot_tel_write(pis_slot *s, uint32_t now_s, uint32_t now_ms,
                         const pis_telemetry *t, const char *error);
 void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out);
+
+/* The staleness rule of node telemetry, for /pi-status and for lbmethod
+ * "pi" alike: telemetry is stale when it has no good reading, or none
+ * within PIS_TEL_STALE_INTERVALS probe intervals.
+ * pis_tel_age_s: seconds from tel's last good reading to now_ms (the
+ * clock wraps: taken unsigned), -1 when it never had one.
+ * pis_tel_stale: the rule, for such an age. */
+#define PIS_TEL_STALE_INTERVALS 3
+double pis_tel_age_s(const pis_tel_shm *tel, uint32_t now_ms);
+int pis_tel_stale(double age_s, double interval_s);
 
 /* Clears everything but the identity. */
 void pis_slot_reset(pis_slot *s);

@@ -48,13 +48,13 @@ static void fill_traffic(pis_member_snap *m, const pis_slot *sl,
     unsigned i;
 
     m->inflight = pis_slot_inflight(sl);
-    m->requests = pis_ctr_read(&sl->requests);
+    m->requests = pi_ctr_read(&sl->requests);
     for (i = 0; i < 5; i++) {
-        m->status_class[i] = pis_ctr_read(&sl->status_class[i]);
+        m->status_class[i] = pi_ctr_read(&sl->status_class[i]);
     }
-    m->proxy_errors = pis_ctr_read(&sl->proxy_errors);
-    m->bytes_in = pis_ctr_read(&sl->bytes_in);
-    m->bytes_out = pis_ctr_read(&sl->bytes_out);
+    m->proxy_errors = pi_ctr_read(&sl->proxy_errors);
+    m->bytes_in = pi_ctr_read(&sl->bytes_in);
+    m->bytes_out = pi_ctr_read(&sl->bytes_out);
     m->rate1 = pis_slot_rate(sl, now_s, 1);
     m->rate10 = pis_slot_rate(sl, now_s, 10);
     m->rate60 = pis_slot_rate(sl, now_s, 60);
@@ -65,31 +65,31 @@ static void fill_traffic(pis_member_snap *m, const pis_slot *sl,
     m->ewma_us = pis_slot_ewma(sl);
     m->hist_count = 0;
     for (i = 0; i < PIS_HIST_BUCKETS; i++) {
-        m->hist[i] = pis_ctr_read(&sl->hist[i]);
+        m->hist[i] = pi_ctr_read(&sl->hist[i]);
         m->hist_count += m->hist[i];
     }
-    m->hist_sum_us = (double)pis_ctr_read(&sl->hist_sum_us);
+    m->hist_sum_us = (double)pi_ctr_read(&sl->hist_sum_us);
 }
 
 static void fill_telemetry(apr_pool_t *p, pis_member_snap *m,
                            const pis_slot *sl, double interval_s)
 {
     pis_tel_shm tel;
-    uint32_t now_ms = pis_now_ms();
+    uint32_t now_ms = pi_now_ms();
 
     pis_slot_tel_read(sl, &tel);
     m->probed = pis_probe_active();
     m->tel = tel.t;
-    m->tel_age_s = tel.has_any ? (double)(uint32_t)(now_ms - tel.ok_ms)
-                                 / 1000.0 : -1.0;
-    m->tel_stale = !tel.has_any || m->tel_age_s > 3 * interval_s;
+    m->tel_age_s = pis_tel_age_s(&tel, now_ms);
+    m->tel_stale = pis_tel_stale(m->tel_age_s, interval_s);
     m->probe_error = tel.error[0] ? apr_pstrdup(p, tel.error) : NULL;
     if (!tel.has_any) {
         memset(&m->tel, 0, sizeof(m->tel));
     }
     m->severity = (pis_severity)pis_severity_of(&m->tel, m->tel_stale);
-    pis_slot_history(sl, pis_now_s(), PIS_HISTORY_S,
-                     (unsigned)(3 * interval_s + 0.5), m->req_hist,
+    pis_slot_history(sl, pi_now_s(), PIS_HISTORY_S,
+                     (unsigned)(PIS_TEL_STALE_INTERVALS * interval_s + 0.5),
+                     m->req_hist,
                      m->temp_hist);
 }
 
@@ -110,7 +110,7 @@ static void fill_member(request_rec *r, pis_member_snap *m,
         pis_fill_weight(r, b, w, m);
     }
     if (sl != NULL) {
-        fill_traffic(m, sl, pis_now_s());
+        fill_traffic(m, sl, pi_now_s());
         fill_telemetry(r->pool, m, sl, interval_s);
     }
     else {
@@ -204,7 +204,7 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
     snap->self = *self;
     snap->server_version = ap_get_server_banner();
     snap->now = (double)apr_time_now() / APR_USEC_PER_SEC;
-    snap->uptime_s = t ? pis_now_s() - t->start_s : 0;
+    snap->uptime_s = t ? pi_now_s() - t->start_s : 0;
     snap->probe_interval_s = pis_probe_active()
         ? (double)pis_conf_probe_interval(pis_srv(r->server))
           / APR_USEC_PER_SEC : 0;

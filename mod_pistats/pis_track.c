@@ -7,7 +7,8 @@
  * on the node's status (as is, or replaced by ProxyErrorOverride's error
  * page: still the node's answer, counted in its status class).  The
  * response time is taken when the node's headers come (the first pass
- * of the count filter below; a 101 on the connection's filters), never
+ * of the count filter below; a 101 on the connection's filter, shared
+ * with mod_pibalance: common/pi_answer.c), never
  * at the end of a body, a stream or a tunnel.  A failed attempt that is retried on another
  * member counts as a proxy error of the first member.  An output filter
  * counts the body bytes that come from the node, before any compression;
@@ -28,13 +29,13 @@
 
 #include "pis_config.h"
 #include "pis_log.h"
+#include "pis_public.h"
 #include "pis_shm.h"
 #include "pis_track.h"
 
 APLOG_USE_MODULE(pistats);
 
 #define PIS_COUNT_FILTER "PISTATS_COUNT"
-#define PIS_STAMP_FILTER "PISTATS_ANSWERED_CONN"
 
 typedef struct {
     pis_slot_ref ref;              /* attempt in progress: slot != NULL */
@@ -107,42 +108,22 @@ static void stamp(pis_req *q)
     }
 }
 
-/* On the client connection, for a request asking for an upgrade: the
- * 101 and the tunnel after it go straight to the connection's filters,
- * bypassing the request's, so the 101 is stamped here. */
-static apr_status_t stamp_conn_filter(ap_filter_t *f, apr_bucket_brigade *bb)
+/* For a request asking for an upgrade: the 101 and the tunnel after it
+ * go straight to the connection's filters, bypassing the request's; the
+ * shared connection filter (pi_api.h: pib_watch_upgrade_answer) calls
+ * this when the 101 passes. */
+static void stamp_upgrade(void *baton)
 {
-    if (f->ctx != NULL) {
-        stamp(f->ctx);
-        f->ctx = NULL;
-    }
-    return ap_pass_brigade(f->next, bb);
-}
-
-/* The request is over: the filter must not outlive it on a kept-alive
- * connection (its context is the request's). */
-static apr_status_t drop_conn_stamp(void *data)
-{
-    ap_filter_t *f = data;
-
-    f->ctx = NULL;
-    ap_remove_output_filter(f);
-    return APR_SUCCESS;
+    stamp(baton);
 }
 
 static void add_conn_stamp(request_rec *r, pis_req *q)
 {
-    ap_filter_t *f;
-
-    if (q->conn_stamp || apr_table_get(r->headers_in, "Upgrade") == NULL) {
+    if (q->conn_stamp) {
         return;
     }
     q->conn_stamp = 1;
-    f = ap_add_output_filter(PIS_STAMP_FILTER, q, r, r->connection);
-    if (f != NULL) {
-        apr_pool_cleanup_register(r->pool, f, drop_conn_stamp,
-                                  apr_pool_cleanup_null);
-    }
+    pis_watch_upgrade_answer(r, stamp_upgrade, q);
 }
 
 static int track_attempt(request_rec *r, proxy_worker *worker,
@@ -231,8 +212,6 @@ void pis_track_register(apr_pool_t *p)
                       APR_HOOK_MIDDLE);
     ap_register_output_filter(PIS_COUNT_FILTER, count_filter, NULL,
                               AP_FTYPE_RESOURCE);
-    ap_register_output_filter(PIS_STAMP_FILTER, stamp_conn_filter, NULL,
-                              AP_FTYPE_CONNECTION);
     ap_hook_insert_filter(insert_count_filter, NULL, NULL, APR_HOOK_MIDDLE);
 }
 

@@ -140,8 +140,24 @@ static void pauses(void)
     CHECK(!pib_pause_streams(-5 * ms, 0, 10, 160000));
 }
 
+/* The codec choice (PiBalanceDeflateBuffer 1000 here) and the HEAD
+ * length rule. */
+static void codec_and_head(void)
+{
+    CHECK(pib_choose_codec(-1, 1000) == PIB_CODEC_STREAM);
+    CHECK(pib_choose_codec(0, 1000) == PIB_CODEC_ONE_PASS);
+    CHECK(pib_choose_codec(1000, 1000) == PIB_CODEC_ONE_PASS);
+    CHECK(pib_choose_codec(1001, 1000) == PIB_CODEC_STREAM);
+    CHECK(pib_choose_codec(5000000000LL, 1000) == PIB_CODEC_STREAM);
+    CHECK_INT(pib_whole_body_length(0, 1), -1);    /* empty HEAD */
+    CHECK_INT(pib_whole_body_length(0, 0), 0);     /* an empty GET */
+    CHECK_INT(pib_whole_body_length(1234, 1), 1234);
+    CHECK_INT(pib_whole_body_length(1234, 0), 1234);
+}
+
 void test_decide(void)
 {
+    codec_and_head();
     worked_table();
     skip_rules();
     types_and_tokens();

@@ -404,8 +404,30 @@ static void telemetry_and_reset(void)
     free(s);
 }
 
+/* The staleness rule: never read, or older than three probe intervals
+ * (2 s interval: stale past 6 s).  The clock wraps. */
+static void telemetry_staleness(void)
+{
+    pis_tel_shm tel;
+
+    memset(&tel, 0, sizeof(tel));
+    CHECK(pis_tel_age_s(&tel, 5000) < 0);
+    CHECK(pis_tel_stale(pis_tel_age_s(&tel, 5000), 2.0));
+    tel.has_any = 1;
+    tel.ok_ms = 1000;
+    CHECK(pis_tel_age_s(&tel, 3500) == 2.5);
+    CHECK(!pis_tel_stale(pis_tel_age_s(&tel, 7000), 2.0));   /* 6 s */
+    CHECK(pis_tel_stale(pis_tel_age_s(&tel, 7001), 2.0));    /* 6.001 s */
+    CHECK(!pis_tel_stale(0.0, 2.0));
+    tel.ok_ms = 0xffffff00U;                                 /* wraps */
+    CHECK(pis_tel_age_s(&tel, 0x100) == 0.512);
+    CHECK(!pis_tel_stale(pis_tel_age_s(&tel, 0x100), 0.2));
+    CHECK(pis_tel_stale(pis_tel_age_s(&tel, 0x100), 0.1));
+}
+
 void test_slot(void)
 {
+    telemetry_staleness();
     counter_wrap();
     slot_counters_wrap();
     inflight();

@@ -48,6 +48,8 @@ void test_connect(void);
 void test_claim(void);
 void test_num(void);
 void test_thermal(void);
+void test_member(void);
+void test_api(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -1,0 +1,136 @@
+/* pi_api.h -- the one contract between mod_pibalance and mod_pistats.
+ *
+ * Each module loads and works without the other, and they load in either
+ * order: every function here is an APR optional function, looked up in
+ * post_config (never at load time); NULL means the module that offers it
+ * is not loaded.  Neither module includes the other's own headers: each
+ * is compiled with -I for its own directory and include/ only.
+ *
+ * The structs are plain, and each starts with a pi_stamp.  The caller
+ * stamps its struct (PI_STAMP_INIT: its size and the version it was built
+ * with); the callee fills it only when both match its own and returns 0,
+ * else returns -1 and leaves it alone.  The caller uses nothing from a
+ * call that did not return 0.  A field is added by a new version.
+ *
+ * Not here: the request notes of the offload (pibalance-deflate-in, ...):
+ * they are strings for LogFormat, documented in docs/offload.md.
+ */
+#ifndef PI_API_H
+#define PI_API_H
+
+#include "httpd.h"
+#include "apr_optional.h"
+#include "mod_proxy.h"
+
+/* What a caller expected and what it got. */
+typedef struct {
+    apr_uint32_t size;             /* sizeof the struct */
+    apr_uint32_t version;          /* its PI_*_VERSION */
+} pi_stamp;
+
+#define PI_STAMP_INIT(ptr, ver) \
+    ((ptr)->stamp.size = (apr_uint32_t)sizeof(*(ptr)), \
+     (ptr)->stamp.version = (ver))
+
+/* For the callee: whether *ptr is the struct of version ver it fills. */
+#define PI_STAMP_OK(ptr, ver) \
+    ((ptr) != NULL && (ptr)->stamp.size == sizeof(*(ptr)) \
+     && (ptr)->stamp.version == (ver))
+
+/* ---- offered by mod_pistats ------------------------------------------ */
+
+/* A member's node telemetry, as mod_pistats' probe last read it: what
+ * lbmethod "pi" weighs a member by.  A has_* flag of 0: not known. */
+#define PI_MEMBER_TEL_VERSION 1
+typedef struct {
+    pi_stamp stamp;
+    int stale;                     /* no good reading within three probe
+                                    * intervals (pis_tel_stale()) */
+    int has_temp;
+    int temp_dc;                   /* hottest zone, tenths of C */
+    int has_throttled;
+    unsigned long throttled;       /* firmware get_throttled bits */
+    int has_cpus;
+    long cpus;
+} pi_member_tel;
+
+/* Fills *out for member w of balancer b (in server s).  Returns 0, or -1
+ * when the member has no statistics (or *out is not stamped as above).
+ * Lock-free; never blocks: the finder calls it under the balancer's
+ * mutex. */
+APR_DECLARE_OPTIONAL_FN(int, pis_get_member_tel,
+                        (server_rec *s, proxy_balancer *b, proxy_worker *w,
+                         pi_member_tel *out));
+
+/* ---- offered by mod_pibalance ---------------------------------------- */
+
+/* What lbmethod "pi" makes of a member, for /pi-status. */
+#define PI_MEMBER_WEIGHT_VERSION 1
+typedef struct {
+    pi_stamp stamp;
+    double weight;                 /* effective weight, loadfactor units */
+    const char *state;             /* "ok", "warm", "drained", "stale",
+                                    * "silent", ... (static) */
+} pi_member_weight;
+
+/* Fills *out for member w of balancer b.  Returns 0, or -1 when the
+ * balancer does not use lbmethod "pi". */
+APR_DECLARE_OPTIONAL_FN(int, pib_get_member_weight,
+                        (server_rec *s, proxy_balancer *b, proxy_worker *w,
+                         pi_member_weight *out));
+
+/* The adaptive compression state of the offload, as last sampled (any
+ * child). */
+#define PI_DEFLATE_STATE_VERSION 1
+typedef struct {
+    pi_stamp stamp;
+    int adaptive;                  /* PiBalanceDeflateAdaptive is On */
+    const char *name;              /* "full", "reduced", "off" (static) */
+    int cpu_busy_pct;              /* last sample, -1 unknown */
+    int temp_mc;                   /* hottest zone, millidegrees C,
+                                    * -1 unknown */
+    unsigned changes;              /* state changes since start-up */
+} pi_deflate_state;
+
+/* Fills *out; returns 0 or -1.  Lock-free; cheap enough for every status
+ * page hit. */
+APR_DECLARE_OPTIONAL_FN(int, pib_deflate_state, (pi_deflate_state *out));
+
+/* How the offload's compressed responses went, all children, since the
+ * server started (graceful restarts keep them).  Counted when the
+ * response ends. */
+#define PI_DEFLATE_COUNTS_VERSION 1
+typedef struct {
+    pi_stamp stamp;
+    apr_uint64_t one_pass;         /* held whole, libdeflate, with
+                                    * Content-Length */
+    apr_uint64_t streamed;         /* zlib, chunked */
+    apr_uint64_t trickled;         /* of streamed: held, then streamed
+                                    * after the node paused 250 ms */
+    apr_uint64_t compressor_waits; /* found every libdeflate compressor
+                                    * of its level busy and waited */
+} pi_deflate_counts;
+
+/* Fills *out; returns 0 or -1.  Lock-free. */
+APR_DECLARE_OPTIONAL_FN(int, pib_deflate_counters, (pi_deflate_counts *out));
+
+/* The node answered: the connection-filter stamp of a 101.  A 101 (and
+ * the tunnel after it) bypasses the request's output filters, going
+ * straight to the connection's, so whoever times "the node started
+ * answering" needs a connection filter for a request that asks for an
+ * upgrade.  One filter does it for both modules: mod_pibalance offers it
+ * (include/pi_answer.h, common/pi_answer.c); mod_pistats uses it through
+ * this function, and its own copy of the same code only when
+ * mod_pibalance is not loaded.
+ *
+ * For a request with an Upgrade header, fn(baton) is called once, when
+ * the first response bytes pass the client connection's output filters
+ * (the 101, or whatever else comes first); never after r's pool is gone.
+ * Without an Upgrade header it does nothing.  Up to PI_ANSWER_MAX
+ * watchers a request.  Returns 0, or -1 when none could be added. */
+#define PI_ANSWER_MAX 4
+typedef void pi_answer_fn(void *baton);
+APR_DECLARE_OPTIONAL_FN(int, pib_watch_upgrade_answer,
+                        (request_rec *r, pi_answer_fn *fn, void *baton));
+
+#endif /* PI_API_H */

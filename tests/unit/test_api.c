@@ -1,0 +1,34 @@
+/* test_api.c -- the stamp of include/pi_api.h's structs: a callee fills
+ * only a struct of its own size and version. */
+#include "unit.h"
+#include "pi_api.h"
+
+/* What a newer caller's struct could look like: one field more. */
+typedef struct {
+    pi_stamp stamp;
+    double weight;
+    const char *state;
+    int extra;
+} newer_weight;
+
+void test_api(void)
+{
+    pi_member_weight mw;
+    pi_member_tel tel;
+    newer_weight nw;
+
+    memset(&mw, 0, sizeof(mw));
+    CHECK(!PI_STAMP_OK(&mw, PI_MEMBER_WEIGHT_VERSION));   /* unstamped */
+    PI_STAMP_INIT(&mw, PI_MEMBER_WEIGHT_VERSION);
+    CHECK_INT(mw.stamp.size, sizeof(pi_member_weight));
+    CHECK(PI_STAMP_OK(&mw, PI_MEMBER_WEIGHT_VERSION));
+    CHECK(!PI_STAMP_OK(&mw, PI_MEMBER_WEIGHT_VERSION + 1));
+    PI_STAMP_INIT(&tel, PI_MEMBER_TEL_VERSION);
+    CHECK(PI_STAMP_OK(&tel, PI_MEMBER_TEL_VERSION));
+    /* A caller's struct of another size, same version: the callee sees
+     * its stamp on what it takes for its own struct, and refuses. */
+    PI_STAMP_INIT(&nw, PI_MEMBER_WEIGHT_VERSION);
+    mw.stamp = nw.stamp;
+    CHECK(!PI_STAMP_OK(&mw, PI_MEMBER_WEIGHT_VERSION));
+    CHECK(!PI_STAMP_OK((pi_member_weight *)NULL, PI_MEMBER_WEIGHT_VERSION));
+}

@@ -1,0 +1,211 @@
+/* test_member.c -- lbmethod "pi"'s member policy (pib_member.c: freshness,
+ * weight, state names, cooling, the compound-failure and silence rules),
+ * the effective estimate the pick and the status page share
+ * (pib_score.c), and the named operations on a member's shared state
+ * (pib_mstate.c), one thread. */
+#include <math.h>
+
+#include "unit.h"
+#include "pib_member.h"
+#include "pib_mstate.h"
+#include "pib_score.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
+
+static pib_tel fresh_tel(int temp_dc)
+{
+    pib_tel tel;
+
+    memset(&tel, 0, sizeof(tel));
+    tel.answered = 1;
+    tel.has_temp = 1;
+    tel.temp_dc = temp_dc;
+    return tel;
+}
+
+/* Missing, stale or empty telemetry is not fresh and weighs nothing:
+ * factor 1, never a drain, whatever it says. */
+static void freshness(void)
+{
+    pib_tuning t;
+    pib_tel tel = fresh_tel(900);
+    pib_view v;
+
+    pib_tuning_default(&t);
+    CHECK(pib_tel_fresh(&tel));
+    tel.answered = 0;
+    CHECK(!pib_tel_fresh(&tel));
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK(!v.fresh && !v.drained && v.thermal == 1.0);
+    CHECK_STR(pib_view_state_name(&v, 0), "stale");
+    tel = fresh_tel(900);
+    tel.stale = 1;
+    CHECK(!pib_tel_fresh(&tel));
+    tel = fresh_tel(900);
+    tel.has_temp = 0;
+    CHECK(!pib_tel_fresh(&tel));                /* nothing it weighs by */
+    tel.has_throttled = 1;                      /* bits alone: fresh */
+    CHECK(pib_tel_fresh(&tel));
+    tel.has_cpus = 1;
+    tel.cpus = 8;
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK_INT(v.cpus, 8);
+    CHECK(!v.throttled && v.throttle == 1.0);
+}
+
+/* Weight = loadfactor x thermal x throttle x ramp; the state names in
+ * their order. */
+static void weight_and_names(void)
+{
+    pib_tuning t;
+    pib_tel tel = fresh_tel(740);               /* warm: 0.64 */
+    pib_view v;
+
+    pib_tuning_default(&t);
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK(NEAR(v.thermal, 0.64) && !v.drained);
+    CHECK(NEAR(pib_view_weigh(&v, 200), 1.28));
+    CHECK(NEAR(v.weight, 1.28));
+    CHECK_STR(pib_view_state_name(&v, 0), "warm");
+    CHECK_STR(pib_view_state_name(&v, 1), "silent");
+    tel.has_throttled = 1;
+    tel.throttled = 0x4;                        /* throttled now */
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK(v.throttled && NEAR(pib_view_weigh(&v, 100), 0.64 * 0.5));
+    CHECK_STR(pib_view_state_name(&v, 0), "throttled");
+    tel.throttled = 0x40000;                    /* only "has been" bits */
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK(!v.throttled);
+    tel = fresh_tel(810);                       /* above hard: drained */
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK(v.drained && NEAR(v.thermal, t.floor));
+    CHECK_STR(pib_view_state_name(&v, 0), "drained");
+    tel.temp_dc = 760;                          /* hysteresis: still */
+    pib_view_from_tel(&t, &tel, 1, &v);
+    CHECK(v.drained);
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK(!v.drained);
+    tel.temp_dc = 500;
+    pib_view_from_tel(&t, &tel, 0, &v);
+    CHECK_STR(pib_view_state_name(&v, 0), "ok");
+    v.ramp = 0.1;
+    CHECK(NEAR(pib_view_weigh(&v, 100), 0.1));
+    CHECK_STR(pib_view_state_name(&v, 0), "ramping");
+}
+
+/* Cooling: a cap below the CPUs (4 when unknown); no cap, no cooling. */
+static void cooling(void)
+{
+    CHECK(!pib_cap_cooling(0, 4));
+    CHECK(pib_cap_cooling(3, 4));
+    CHECK(!pib_cap_cooling(4, 4));
+    CHECK(pib_cap_cooling(3, 0));
+    CHECK(!pib_cap_cooling(4, 0));
+    CHECK(pib_cap_cooling(7, 8));
+}
+
+/* Compounds only a failure right after a failure that waited the whole
+ * timeout, within 10% (5000 ms: from 4546 ms on). */
+static void compound(void)
+{
+    CHECK(pib_fail_compounds(1, 1, 5000000, 5000));
+    CHECK(pib_fail_compounds(1, 1, 4546000, 5000));
+    CHECK(!pib_fail_compounds(1, 1, 4545000, 5000));
+    CHECK(!pib_fail_compounds(1, 0, 9000000, 5000));  /* first failure */
+    CHECK(!pib_fail_compounds(0, 1, 9000000, 5000));  /* an answer */
+}
+
+/* The silence rule: a mark's age, up to timeout + 1 s; then lost. */
+static void silence(void)
+{
+    int lost = 7;
+
+    CHECK_INT(pib_stall_ms(0, 5000, 1000, &lost), 0);
+    CHECK(!lost);
+    CHECK_INT(pib_stall_ms(1000, 3000, 1000, &lost), 2000);
+    CHECK(!lost);
+    CHECK_INT(pib_stall_ms(1000, 3001, 1000, &lost), 0);
+    CHECK(lost);
+    CHECK_INT(pib_stall_ms(0xfffffc18U, 1000, 5000, &lost), 2000);
+    CHECK(!lost);                               /* the clock wrapped */
+    CHECK_INT(pib_stall_ms(1500, 1000, 5000, &lost), 0);
+    CHECK(!lost);                               /* a mark just ahead */
+}
+
+/* One effective estimate: the median when there is no sample, raised to
+ * the silence, which then says "silent". */
+static void effective_estimate(void)
+{
+    int silent = 7;
+
+    CHECK(NEAR(pib_effective_estimate(2000, 9000, 0, &silent), 2000));
+    CHECK(!silent);
+    CHECK(NEAR(pib_effective_estimate(-1, 9000, 0, &silent), 9000));
+    CHECK(!silent);
+    CHECK(NEAR(pib_effective_estimate(-1, 9000, 9500, &silent), 9500));
+    CHECK(silent);
+    CHECK(NEAR(pib_effective_estimate(2000, 0, 2000, &silent), 2000));
+    CHECK(!silent);                             /* not above: not silent */
+    CHECK(NEAR(pib_effective_estimate(2000, 0, 2001, NULL), 2001));
+}
+
+/* The shared state's operations, as one thread sees them. */
+static void mstate_ops(void)
+{
+    pib_mstate st;
+
+    memset(&st, 0, sizeof(st));
+    pib_ms_mark_pick(&st, 0);                   /* clock 0 marks as 1 */
+    CHECK_INT(pib_ms_pick_mark(&st), 1);
+    pib_ms_mark_pick(&st, 500);                 /* marked: kept */
+    CHECK_INT(pib_ms_pick_mark(&st), 1);
+    pib_ms_drop_mark(&st, 2);                   /* not that mark */
+    CHECK_INT(pib_ms_pick_mark(&st), 1);
+    pib_ms_drop_mark(&st, 1);
+    CHECK_INT(pib_ms_pick_mark(&st), 0);
+    pib_ms_mark_pick(&st, 500);
+    pib_ms_answered(&st);
+    CHECK_INT(pib_ms_pick_mark(&st), 0);
+
+    CHECK(pib_ms_estimate(&st, 1000, 10.0) < 0);
+    pib_ms_add_sample(&st, 1000, 20000, 0, 0, 10.0);
+    CHECK_INT(st.est_us, 20000);
+    CHECK_INT(st.est_ms, 1000);
+    CHECK(NEAR(pib_ms_estimate(&st, 11000, 10.0), 10000));  /* halved */
+    pib_ms_add_sample(&st, 1000, 5000, 1, 0, 10.0);  /* a fast failure */
+    CHECK_INT(st.est_us, PIB_FAIL_MIN_US);
+    pib_ms_add_sample(&st, 1000, 5000, 1, 1, 10.0);  /* compounds: x4 */
+    CHECK_INT(st.est_us, 4 * PIB_FAIL_MIN_US);
+    pib_ms_forget_estimate(&st);
+    CHECK(pib_ms_estimate(&st, 1000, 10.0) < 0);
+
+    pib_ms_set_failed(&st, 1);
+    CHECK_INT(pib_ms_failed(&st), 1);
+    pib_ms_set_failed(&st, 0);
+    CHECK_INT(pib_ms_failed(&st), 0);
+
+    pib_ms_start_ramp(&st, 0);
+    CHECK_INT(pib_ms_ramp_began(&st), 1);
+    pib_ms_start_ramp(&st, 42);
+    CHECK_INT(pib_ms_ramp_began(&st), 42);
+    pib_ms_end_ramp(&st);
+    CHECK_INT(pib_ms_ramp_began(&st), 0);
+
+    CHECK_INT(pib_ms_drained(&st), 0);
+    st.drained = 1;
+    CHECK_INT(pib_ms_drained(&st), 1);
+    CHECK_INT(pib_ms_note_down(&st), 1);
+    CHECK_INT(st.down, 1);
+    CHECK_INT(pib_ms_note_down(&st), 0);
+}
+
+void test_member(void)
+{
+    freshness();
+    weight_and_names();
+    cooling();
+    compound();
+    silence();
+    effective_estimate();
+    mstate_ops();
+}
