@@ -161,7 +161,7 @@ cat > "$work/sz.c" <<'C'
 #include "pis_slot.h"
 int main(void) { printf("%zu\n", sizeof(pis_slot)); return 0; }
 C
-inc="-I$top/mod_pistats $(apxs -q CFLAGS 2>/dev/null) -I$(apxs -q INCLUDEDIR) $(apr-1-config --includes 2>/dev/null || echo -I/usr/include/apr-1.0)"
+inc="-I$top/mod_pistats -I$top/common -I$top/include $(apxs -q CFLAGS 2>/dev/null) -I$(apxs -q INCLUDEDIR) $(apr-1-config --includes 2>/dev/null || echo -I/usr/include/apr-1.0)"
 # shellcheck disable=SC2086
 gcc $inc -o "$work/sz" "$work/sz.c" 2>"$work/sz.err" && slot=$("$work/sz") || slot="(did not compile: $(head -1 "$work/sz.err"))"
 
