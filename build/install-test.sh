@@ -10,7 +10,9 @@
 # Afterwards it stops that httpd (bounded waits) and puts the system back as
 # it found it: modules it enabled are disabled, files it overwrote are
 # restored, files it created are removed; `apache2ctl -t` must pass again.
-# It never starts the system's apache2 service and binds no other port.
+# It never starts or reloads the system's apache2 service (with --deb, a
+# policy-rc.d denies the packages' scripts that while they run) and binds
+# no other port.
 #
 # Usage: build/install-test.sh     (from a configured, built tree)
 #        build/install-test.sh --deb DIR
@@ -106,12 +108,32 @@ stop_httpd() {
     return 1
 }
 
+# The packages' maintainer scripts (apache2_invoke) would reload a running
+# system apache2: while they run, a policy-rc.d (Debian's way to deny
+# service actions to maintainer scripts) says no, unless one is there.
+policy=/usr/sbin/policy-rc.d
+own_policy=""
+deny_services() {
+    [ -e "$policy" ] && return 0
+    printf '#!/bin/sh\n# build/install-test.sh: no service actions\nexit 101\n' \
+        > "$policy" && chmod 755 "$policy" && own_policy=1
+}
+allow_services() {
+    [ -z "$own_policy" ] || rm -f "$policy"
+    own_policy=""
+}
+
 restore() {
     stop_httpd
     # The packages' postrm disables their modules and removes their files.
-    [ -z "$deb" ] || DEBIAN_FRONTEND=noninteractive apt-get purge -y -q \
-        libapache2-mod-pibalance libapache2-mod-pistats > "$work/purge.log" 2>&1 ||
-        say "could not purge the packages (see $work/purge.log)"
+    if [ -n "$deb" ]; then
+        deny_services
+        DEBIAN_FRONTEND=noninteractive apt-get purge -y -q \
+            libapache2-mod-pibalance libapache2-mod-pistats \
+            > "$work/purge.log" 2>&1 ||
+            say "could not purge the packages (see $work/purge.log)"
+        allow_services
+    fi
     # Disable what this test enabled (pibalance, pistats and the proxy
     # modules pibalance.load's Depends line pulled in).
     local m e b
@@ -146,8 +168,10 @@ trap 'exit 1' INT TERM HUP
 
 if [ -n "$deb" ]; then
 # 1. apt-get install of both packages (README: "apt install ./...deb").
+deny_services
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q $debs \
-    > "$work/step.log" 2>&1 || fail "apt-get install $debs"
+    > "$work/step.log" 2>&1 || { allow_services; fail "apt-get install $debs"; }
+allow_services
 pass "apt-get install of both packages"
 for m in pibalance pistats; do
     want="LoadModule ${m}_module $libexec/mod_$m.so"

@@ -18,7 +18,7 @@ build/setup-deps.sh
 # checkout under a private directory (mktemp -d is mode 0700) is not
 # readable to them: then test a copy in a world-readable place.
 if ! runuser -u nobody -- test -r "$top/t/TEST.PL" 2>/dev/null; then
-    stage=/var/tmp/pibalance-test
+    stage=/var/tmp/pibalance-test-${APACHE_TEST_PORT:-8529}
     log "checkout not readable by 'nobody': testing a copy in $stage"
     rm -rf "$stage"
     mkdir -p "$stage"

@@ -85,9 +85,14 @@ if [ $mode = valgrind ] && ! command -v valgrind >/dev/null; then
     "$top/build/setup-deps.sh" valgrind || exit 1     # make valgrind
 fi
 # Further arguments go to t/TEST (e.g. -verbose t/pistats/restart.t).
-stage=${PIB_SANITIZE_DIR:-/var/tmp/pib-sanitize}-$mode
-out=$stage/reports
 port=${PIB_SANITIZE_PORT:-9700}
+# The scratch copy is named by its port: two passes at once (each on its
+# own ports) never share one.  APACHE_TEST_PORT is this pass's port too:
+# t/TEST reads it (a caller's value would make it look at another pass's
+# server).
+export APACHE_TEST_PORT=$port
+stage=${PIB_SANITIZE_DIR:-/var/tmp/pib-sanitize}-$mode-$port
+out=$stage/reports
 
 # The valgrind pass's verdict, from the memcheck logs $1/vg.<pid>: waits
 # (bounded) for each memcheck to finish its leak check (Apache::Test stops
@@ -220,7 +225,9 @@ log "sanitize ($mode): scratch copy in $stage"
 rm -rf "$stage"
 mkdir -p "$stage"
 (cd "$top" && tar --exclude=./.git --exclude=./fuzz/bin --exclude=./fuzz/obj \
-    -cf - .) | (cd "$stage" && tar -xf -)
+    --exclude=./t/tmp --exclude=./t/logs --exclude=./build/cross \
+    --exclude=./build/deb --exclude=./bench/results -cf - .) |
+    (cd "$stage" && tar -xf -)
 mkdir -p "$out"
 chmod -R a+rX "$stage"
 chmod 1777 "$out"                    # children run as nobody

@@ -41,4 +41,13 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 # shellcheck disable=SC2086
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# prometheus is here for promtool (the suite checks the alert rules) and
+# for one test's own Prometheus on a free 127.0.0.1 port: the system
+# service its package starts (on :9090) is not ours to leave running.
+case " $missing " in
+    *" prometheus "*)
+        if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+            systemctl disable --now prometheus >/dev/null 2>&1 || true
+        fi ;;
+esac
 echo "setup-deps: done"
