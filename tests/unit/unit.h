@@ -48,6 +48,7 @@ void test_connect(void);
 void test_claim(void);
 void test_num(void);
 void test_thermal(void);
+void test_agent(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -30,6 +30,7 @@ int main(void)
     test_claim();
     test_num();
     test_thermal();
+    test_agent();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
