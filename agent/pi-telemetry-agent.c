@@ -16,7 +16,7 @@
 #include "pia_request.h"
 #include "pis_render.h"
 
-#define PIA_VERSION "1.0"
+#define PIA_VERSION "0.1.0"          /* configure.ac's AC_INIT */
 
 volatile sig_atomic_t pia_stop;
 

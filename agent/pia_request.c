@@ -151,6 +151,9 @@ int pia_parse_listen(const char *s, char *host, size_t size,
     } else if (memchr(s, ':', hlen) != NULL || memchr(s, '[', hlen)) {
         return -1;                       /* an IPv6 address needs [] */
     }
+    if (memchr(h, '[', hlen) != NULL || memchr(h, ']', hlen) != NULL) {
+        return -1;
+    }
     if (hlen == 1 && h[0] == '*') {
         hlen = 0;
     } else if (hlen == 0) {

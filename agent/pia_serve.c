@@ -11,6 +11,9 @@
  * a trusted address; the default is 127.0.0.1, behind the node's web
  * server).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE                      /* accept4 */
+#endif
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -227,7 +230,9 @@ int pia_serve(const pia_settings *s)
         struct pollfd p = { lfd, POLLIN, 0 };
         int fd;
 
-        if (poll(&p, 1, -1) <= 0) {
+        /* A second at most: a stop signal that comes just before poll
+         * is seen within a second. */
+        if (poll(&p, 1, 1000) <= 0) {
             continue;                    /* EINTR: pia_stop is checked */
         }
         fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);

@@ -32,6 +32,7 @@ static int write_atomic(const char *path, const char *text, size_t len)
     if (fd < 0) {
         return errno;
     }
+    errno = 0;
     if (fchmod(fd, 0644) != 0 || write(fd, text, len) != (ssize_t)len) {
         err = errno ? errno : EIO;
     }
@@ -47,12 +48,14 @@ static int write_atomic(const char *path, const char *text, size_t len)
     return err;
 }
 
-/* Sleeps s seconds, or until a stop signal. */
+/* Sleeps s seconds, or until a stop signal: a second at a time, so
+ * that a signal that comes just before a sleep is seen within a second. */
 static void pause_s(unsigned s)
 {
-    struct timespec ts = { (time_t)s, 0 };
+    while (s-- > 0 && !pia_stop) {
+        struct timespec ts = { 1, 0 };
 
-    while (!pia_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+        nanosleep(&ts, NULL);
     }
 }
 
