@@ -384,6 +384,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ZLIB_LIBS=-lz LIBDEFLATE_LIBS=-ldeflate \
         LDFLAGS="$ldflags" CROSS_LIBS="$libs" \
         APXS=false LIBEXECDIR=/usr/lib/apache2/modules HTTPD_BIN=/usr/sbin/apache2 \
+        AGENT= \
         >"$blog" 2>&1; then
         fail "$tg" build "make failed; warnings are errors here (log: $blog)"
         grep -E 'warning:|error:' "$blog" | sed 's/^/    | /' | head -n 40 >&2

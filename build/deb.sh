@@ -1,6 +1,7 @@
 #!/bin/bash
 # build/deb.sh -- Debian packages of both modules: libapache2-mod-pibalance
-# and libapache2-mod-pistats, for amd64, arm64 and armhf (make deb).
+# and libapache2-mod-pistats, and of pi-telemetry-agent (a node's
+# telemetry without Apache), for amd64, arm64 and armhf (make deb).
 #
 # Usage (as root, on Debian 12 amd64):
 #   build/deb.sh [ARCH...]      ARCH: amd64 arm64 armhf (default: all three)
@@ -69,6 +70,9 @@ build() {
         sed -n 's/^shlibs:Depends=//p' \
             "$work/src/debian/libapache2-mod-pibalance.substvars" \
             > "$out/shlibs-depends"
+        sed -n 's/^shlibs:Depends=//p' \
+            "$work/src/debian/pi-telemetry-agent.substvars" \
+            > "$out/shlibs-depends-agent"
     fi
     mv "$work"/*.deb "$out/"
     rm -rf "$work"
@@ -77,11 +81,13 @@ build() {
 # The cross builds take the native build's library dependencies.
 case " $archs " in
     *" amd64 "*) ;;
-    *) [ -s "$out/shlibs-depends" ] || archs="amd64 $archs" ;;
+    *) [ -s "$out/shlibs-depends" ] && [ -s "$out/shlibs-depends-agent" ] ||
+           archs="amd64 $archs" ;;
 esac
 for a in amd64 arm64 armhf; do
     case " $archs " in *" $a "*) ;; *) continue ;; esac
-    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(cat "$out/shlibs-depends")"
+    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(cat "$out/shlibs-depends")" \
+        PIA_DEB_SHLIBS="$(cat "$out/shlibs-depends-agent")"
     build "$a"
 done
 

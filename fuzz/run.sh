@@ -42,7 +42,8 @@ while [ $# -gt 0 ]; do
     shift
 done
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_telemetry fuzz_ae fuzz_etag
-                                     fuzz_directives fuzz_render fuzz_codec)
+                                     fuzz_directives fuzz_render fuzz_codec
+                                     fuzz_agent)
 
 make -s -C "$here" "${targets[@]/#/bin/}" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
 

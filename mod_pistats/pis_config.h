@@ -6,10 +6,10 @@
 #include "http_config.h"
 
 #include "pi_thermal.h"
+#include "pis_sensor.h"
 
 #define PIS_DEFAULT_THERMAL   PI_THERMAL_GLOB
-#define PIS_DEFAULT_THROTTLED \
-    "/sys/devices/platform/soc/soc:firmware/get_throttled"
+#define PIS_DEFAULT_THROTTLED PIS_THROTTLED_PATH
 
 #define PIS_DEFAULT_PROBE_PATH     "/pi-status?auto"
 #define PIS_DEFAULT_PROBE_INTERVAL apr_time_from_sec(2)

@@ -15,6 +15,10 @@
 
 #define PIS_SENSOR_READ_MAX 64     /* bytes read from one sysfs file */
 
+/* The Pi firmware's throttle bits (mod_pistats and the agent default). */
+#define PIS_THROTTLED_PATH \
+    "/sys/devices/platform/soc/soc:firmware/get_throttled"
+
 /* Where the sensors are.  thermal_glob may hold glob(3) patterns. */
 typedef struct {
     const char *thermal_glob;      /* e.g. /sys/class/thermal/thermal_zone*\/temp */

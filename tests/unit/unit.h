@@ -50,6 +50,7 @@ void test_num(void);
 void test_thermal(void);
 void test_member(void);
 void test_api(void);
+void test_agent(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -32,6 +32,7 @@ int main(void)
     test_thermal();
     test_member();
     test_api();
+    test_agent();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
