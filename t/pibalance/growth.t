@@ -89,7 +89,15 @@ ok t_cmp(defined seen($port{grow2}, 85), 1, 'the master reads 85 C');
 my $c = shares(40);
 ok t_cmp($c->{grow2} // 0, 0, 'hot added member: no new requests');
 ok t_cmp($c->{grow1} // 0, 40, 'the configured member takes all');
-$m = member(status_json('grower'), $B, $port{grow2});
-ok t_cmp($m ? $m->{thermal_state} // '' : '', 'drained',
-         '/pi-status: drained');
+# The page's state, until it says drained (bounded, 10 s): under prefork
+# one run in about eight showed another state first (being looked into);
+# every state seen is in the message.
+my @states;
+wait_for(10, 0.2, sub {
+    my $x = member(status_json('grower'), $B, $port{grow2});
+    push @states, $x ? $x->{thermal_state} // 'none' : 'no member';
+    return $states[-1] eq 'drained';
+});
+ok t_cmp($states[-1], 'drained',
+         "/pi-status: drained (states seen: @states)");
 set_temp('grow2', 50);
