@@ -29,6 +29,8 @@
 #   CROSS_MPMS="event prefork"  MPMs to smoke-test per target
 #   CROSS_REFRESH=1             rebuild the sysroots from fresh apt indices
 #   CROSS_KEEP=1                keep the smoke run directories (in /tmp)
+#   CROSS_REBUILD=1             build even when a build of the same sources,
+#                               flags, sysroot and compiler is in out/
 # Exit status: 0 all passed; 1 a target failed (build, arch check or smoke);
 #   2 usage; 3 setup failed (toolchain, sysroot, source tree).
 set -eu
@@ -354,8 +356,28 @@ check_substs() {
     done
 }
 
+# The key of a target's build: the module sources, the build's flags (this
+# script, Makefile.in, configure.ac's warnings), the sysroot and the cross
+# compiler.  A build with the same key is reused: the Debian cross builds
+# call this script again on the same sources (build/deb.sh, debian/rules).
+build_key() {                   # build_key TARGET
+    local tg=$1 arch t
+    arch=$(target_arch "$tg")
+    t=$(arch_triplet "$arch")
+    {
+        echo "$tg"
+        cat "$CROSS_DIR/sysroot-$arch/.cross-stamp"
+        "$t-gcc" --version | head -n 1
+        cd "$ROOT" || exit 1
+        find mod_pibalance mod_pistats common include -type f \
+            \( -name '*.[ch]' -o -name '*.S' \) | LC_ALL=C sort \
+            | xargs sha256sum
+        sha256sum Makefile.in configure.ac build/cross.sh
+    } | sha256sum | cut -d ' ' -f 1
+}
+
 build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
-    local tg=$1 arch sr t work dest ldflags libs="" blog apr_cfg
+    local tg=$1 arch sr t work dest ldflags libs="" blog apr_cfg key
     arch=$(target_arch "$tg")
     t=$(arch_triplet "$arch")
     sr=$CROSS_DIR/sysroot-$arch
@@ -363,6 +385,13 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
     dest=$OUT/$tg
     blog=$dest/build.log
     apr_cfg=$sr/usr/bin/apr-1-config     # cross mode: prefixes the sysroot
+    key=$(build_key "$tg")
+    if [ -z "${CROSS_REBUILD:-}" ] && [ -f "$dest/mod_pibalance.so" ] \
+        && [ -f "$dest/mod_pistats.so" ] \
+        && [ "$(cat "$dest/.build-key" 2>/dev/null)" = "$key" ]; then
+        log "$tg: build cached (sources, flags, sysroot and compiler unchanged)"
+        return 0
+    fi
     rm -rf "$dest"
     mkdir -p "$dest"
     copy_tree "$work" || { fail "$tg" build "cannot copy the tree"; return 1; }
@@ -392,6 +421,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
     fi
     cp "$work/mod_pibalance/mod_pibalance.so" "$work/mod_pistats/mod_pistats.so" \
         "$dest/"
+    echo "$key" >"$dest/.build-key"
 }
 
 # Static checks of both .so files; sets ARCH_SEEN to what readelf reports.
