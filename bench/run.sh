@@ -14,6 +14,9 @@
 #                           those scenarios of the full suite with those
 #                           balancers (default all), no overhead part:
 #                           report and raw data under /tmp/pib-only/
+#   bench/run.sh --masters  1, 2 and 4 masters in front of the same
+#                           nodes, ~6 min: bench/masters.sh (its
+#                           variables), bench/RESULTS-masters.md
 #   --baseline DIR          (before the mode, or PIB_BASELINE_MODULES=DIR)
 #                           every Apache run twice, back to back: with this
 #                           tree's modules and with DIR's (mod_pibalance.so
@@ -49,8 +52,9 @@ case "${1:-}" in
     --quick) mode=quick ;;
     --overhead) mode=overhead ;;
     --only) mode=only; only=${2:?--only needs scenarios}; only_bal=${3:-} ;;
+    --masters) exec "$top/bench/masters.sh" ;;
     "") ;;
-    *) echo "usage: $0 [--baseline DIR] [--quick|--overhead|--only SCEN[,SCEN] [BAL,...]]" >&2
+    *) echo "usage: $0 [--baseline DIR] [--quick|--overhead|--masters|--only SCEN[,SCEN] [BAL,...]]" >&2
        exit 2 ;;
 esac
 # shellcheck source=cpu.sh

@@ -41,7 +41,7 @@ typedef struct {
 
 /* A member's node telemetry, as mod_pistats' probe last read it: what
  * lbmethod "pi" weighs a member by.  A has_* flag of 0: not known. */
-#define PI_MEMBER_TEL_VERSION 1
+#define PI_MEMBER_TEL_VERSION 2
 typedef struct {
     pi_stamp stamp;
     int stale;                     /* no good reading within three probe
@@ -52,6 +52,14 @@ typedef struct {
     unsigned long throttled;       /* firmware get_throttled bits */
     int has_cpus;
     long cpus;
+    /* version 2: what the node is busy with (docs/multi-master.md) */
+    int has_busy;
+    unsigned long busy;            /* the node's BusyWorkers, last good
+                                    * reading (the probe's own included) */
+    unsigned long own_inflight;    /* this master's requests in flight to
+                                    * the member when it was stored */
+    long age_ms;                   /* age of that reading, -1: none */
+    long interval_ms;              /* PiStatsProbeInterval */
 } pi_member_tel;
 
 /* Fills *out for member w of balancer b (in server s).  Returns 0, or -1

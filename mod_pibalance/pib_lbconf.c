@@ -20,6 +20,7 @@ static void lb_unset(pib_lbconf *c)
     c->hyst_dc = -1;
     c->throttle_factor = -1;
     c->slowstart_s = -1;
+    c->remote_max_age_s = -1;
 }
 
 #define PICK(a, b) ((a) >= 0 ? (a) : (b))
@@ -40,6 +41,8 @@ static void lb_merge(pib_lbconf *c, const pib_lbconf *base,
     c->hyst_dc = PICK(add->hyst_dc, base->hyst_dc);
     c->throttle_factor = PICK(add->throttle_factor, base->throttle_factor);
     c->slowstart_s = PICK(add->slowstart_s, base->slowstart_s);
+    c->remote_max_age_s = PICK(add->remote_max_age_s,
+                               base->remote_max_age_s);
 }
 
 void *pib_create_dir(apr_pool_t *p, char *dir)
@@ -83,6 +86,7 @@ void pib_lbconf_resolve(server_rec *s, proxy_balancer *b, pib_tuning *out)
     out->hyst_dc = PICK(c.hyst_dc, out->hyst_dc);
     out->throttle_factor = PICK(c.throttle_factor, out->throttle_factor);
     out->slowstart_s = PICK(c.slowstart_s, out->slowstart_s);
+    out->remote_max_age_s = PICK(c.remote_max_age_s, out->remote_max_age_s);
 }
 
 /* Where a PiBalance* setting may go: server, virtual host, or a
@@ -159,6 +163,9 @@ const pib_num_spec pib_hyst_spec = {
 const pib_num_spec pib_throttle_spec = {
     APR_OFFSETOF(pib_lbconf, throttle_factor), 0.01, 1, 1, 0,
     "a factor from 0.01 to 1" };
+const pib_num_spec pib_remote_age_spec = {
+    APR_OFFSETOF(pib_lbconf, remote_max_age_s), 0, 3600, 1, 0,
+    "seconds from 0 (off) to 3600" };
 const pib_num_spec pib_slowstart_spec = {
     APR_OFFSETOF(pib_lbconf, slowstart_s), 0, 3600, 1, 0,
     "seconds from 0 to 3600" };

@@ -19,6 +19,7 @@ typedef struct {
     int hyst_dc;
     double throttle_factor;
     double slowstart_s;
+    double remote_max_age_s;
 } pib_lbconf;
 
 /* The module's per-directory configuration.  The offload's part comes
@@ -47,7 +48,8 @@ const char *pib_set_lb_number(cmd_parms *cmd, void *cfg, const char *arg);
 const char *pib_set_thermal(cmd_parms *cmd, void *cfg, const char *soft,
                             const char *hard);
 extern const pib_num_spec pib_decay_spec, pib_floor_spec, pib_hyst_spec,
-                          pib_throttle_spec, pib_slowstart_spec;
+                          pib_throttle_spec, pib_slowstart_spec,
+                          pib_remote_age_spec;
 
 #define PIB_LB_CTX (RSRC_CONF | ACCESS_CONF)
 
@@ -71,6 +73,10 @@ extern const pib_num_spec pib_decay_spec, pib_floor_spec, pib_hyst_spec,
                   " while the firmware throttles (default 0.5)"), \
     AP_INIT_TAKE1("PiBalanceSlowStart", pib_set_lb_number, \
                   (void *)&pib_slowstart_spec, PIB_LB_CTX, "seconds a" \
-                  " returning member ramps from 10% to 100% (default 30)"),
+                  " returning member ramps from 10% to 100% (default 30)"), \
+    AP_INIT_TAKE1("PiBalanceRemoteMaxAge", pib_set_lb_number, \
+                  (void *)&pib_remote_age_spec, PIB_LB_CTX, "seconds a" \
+                  " node's BusyWorkers counts other masters' requests" \
+                  " toward its cap; 0: off (default 1.5 probe intervals)"),
 
 #endif /* PIB_LBCONF_H */

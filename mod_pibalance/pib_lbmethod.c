@@ -167,6 +167,11 @@ static void member_tel(server_rec *s, proxy_balancer *b, proxy_worker *w,
     tel->throttled = in.throttled;
     tel->has_cpus = in.has_cpus;
     tel->cpus = in.cpus;
+    tel->has_busy = in.has_busy;
+    tel->busy = in.busy;
+    tel->own_inflight = in.own_inflight;
+    tel->age_ms = tel->answered ? in.age_ms : -1;
+    tel->interval_ms = in.interval_ms;
 }
 
 /* Works out the member's view (pib_member.c's rules); with `st_update`,
@@ -406,7 +411,8 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         c[i].weight = v.weight;
         c[i].drained = v.drained;
         cap = pib_inflight_cap(v.thermal, v.cpus);
-        c[i].capped = cap > 0 && c[i].inflight >= cap;
+        c[i].remote = pib_remote_inflight(&tel, t->remote_max_age_s);
+        c[i].capped = pib_cap_reached(c[i].inflight, c[i].remote, cap);
         c[i].cap = cap;
         c[i].cooling = pib_cap_cooling(cap, v.cpus);
         c[i].has_temp = v.fresh && tel.has_temp;

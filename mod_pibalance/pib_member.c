@@ -59,6 +59,25 @@ const char *pib_view_state_name(const pib_view *v, int silent)
     return v->ramp < 1.0 ? "ramping" : "ok";
 }
 
+unsigned long pib_remote_inflight(const pib_tel *tel, double max_age_s)
+{
+    double max_ms = max_age_s < 0 ? 1.5 * (double)tel->interval_ms
+                                  : max_age_s * 1000.0;
+
+    if (!tel->answered || tel->stale || !tel->has_busy || tel->age_ms < 0
+        || (double)tel->age_ms > max_ms || max_ms <= 0
+        || tel->busy <= tel->own_inflight + 1) {
+        return 0;
+    }
+    return tel->busy - tel->own_inflight - 1;
+}
+
+int pib_cap_reached(unsigned long own, unsigned long remote,
+                    unsigned long cap)
+{
+    return cap > 0 && own + remote >= cap;
+}
+
 int pib_cap_cooling(unsigned long cap, long cpus)
 {
     return cap > 0 && (long)cap < (cpus > 0 ? cpus : 4);

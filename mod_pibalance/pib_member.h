@@ -17,6 +17,10 @@
  *               left by a dead child and is ignored
  *   state name  "silent", "stale", "drained", "throttled", "warm",
  *               "ramping" or "ok", in that order
+ *   remote      other masters' requests in flight to the member, from
+ *               the node's BusyWorkers: they count toward a warm
+ *               member's in-flight cap, so the cap holds across masters
+ *               (docs/multi-master.md)
  */
 #ifndef PIB_MEMBER_H
 #define PIB_MEMBER_H
@@ -36,6 +40,11 @@ typedef struct {
     unsigned long throttled;       /* firmware bits */
     int has_cpus;
     long cpus;
+    int has_busy;                  /* the node's BusyWorkers */
+    unsigned long busy;
+    unsigned long own_inflight;    /* ours when that was read */
+    long age_ms;                   /* the reading's age, -1: none */
+    long interval_ms;              /* the probe's interval */
 } pib_tel;
 
 /* What lbmethod "pi" makes of one member now. */
@@ -65,6 +74,41 @@ const char *pib_view_state_name(const pib_view *v, int silent);
 /* The cooling rule for an in-flight cap (0: none) and the CPUs (0:
  * unknown). */
 int pib_cap_cooling(unsigned long cap, long cpus);
+
+/* Requests other masters have in flight to the member, as its last
+ * reading showed:
+ *
+ *     remote = BusyWorkers - 1 - own_inflight      (at least 0)
+ *
+ * BusyWorkers counts every request the node is handling: the probe's own
+ * (the 1), this master's (own_inflight, taken when the reading was
+ * stored) and the other masters'.  Only ours are subtracted, never our
+ * current count: both sides of the difference are of the same moment.
+ * 0 (not counted) when the node gave no BusyWorkers, the telemetry did
+ * not answer or is stale, the reading is older than max_age_s (< 0: 1.5
+ * x the probe interval; 0: always 0, the rule is off) -- Envoy's expiry
+ * of backend-reported load: a reading that old says little about now.
+ *
+ *   BusyWorkers | own then | age    | max age | remote
+ *   ------------+----------+--------+---------+-------
+ *        6      |    2     | 1.0 s  |  3 s    |   3
+ *        2      |    3     | 1.0 s  |  3 s    |   0   (never negative)
+ *        6      |    2     | 3.5 s  |  3 s    |   0   (expired)
+ *        6      |    2     | 1.0 s  |  0      |   0   (off)
+ *
+ * Herding: every master sees the same reading at about the same time.
+ * So the remote load only counts toward the in-flight cap of a warm
+ * member (a bound that protects a hot node), never in the expected wait
+ * that ranks members: masters do not all move to the member that
+ * looked least loaded a probe ago (Mitzenmacher's stale-information
+ * herd).  Each master's probe has its own phase, and a capped member
+ * still takes requests when every member is capped. */
+unsigned long pib_remote_inflight(const pib_tel *tel, double max_age_s);
+
+/* The cap rule across masters: whether a member with `own` requests of
+ * ours and `remote` of others in flight is at its cap (0: none). */
+int pib_cap_reached(unsigned long own, unsigned long remote,
+                    unsigned long cap);
 
 /* The compound-failure rule: a failed attempt that took took_us, after
  * another failure (failed_before), compounds when it waited the member's

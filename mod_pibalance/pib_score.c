@@ -17,7 +17,11 @@
  * flight.  When every member is at its cap the request still goes
  * somewhere: preferably to a member whose cap is its CPU count (one more
  * there only queues), never first to one whose cap is below its CPUs
- * (one more there would run and heat a node being cooled).
+ * (one more there would run and heat a node being cooled).  With
+ * several masters, the requests the others have in flight to the member
+ * (`remote`, from its BusyWorkers, pib_member.c) count toward its cap,
+ * so the cap holds for the node, not for each master; they do not enter
+ * the expected wait (see pib_member.h: herding).
  *
  * Two rules keep Apache's meaning of loadfactor where waits do not
  * differ:
@@ -55,6 +59,7 @@ void pib_tuning_default(pib_tuning *t)
     t->hyst_dc = PIB_DEFAULT_HYST_DC;
     t->throttle_factor = PIB_DEFAULT_THROTTLE;
     t->slowstart_s = PIB_DEFAULT_SLOWSTART_S;
+    t->remote_max_age_s = PIB_DEFAULT_REMOTE_AGE_S;
 }
 
 double pib_thermal_factor(const pib_tuning *t, int temp_dc)
@@ -184,8 +189,10 @@ static int compare(const pib_cand *a, const pib_cand *b)
             return a->cooling ? 1 : -1;
         }
         if (a->cooling) {
-            double oa = (double)(a->inflight + 1) * (double)b->cap;
-            double ob = (double)(b->inflight + 1) * (double)a->cap;
+            double oa = (double)(a->inflight + a->remote + 1)
+                        * (double)b->cap;
+            double ob = (double)(b->inflight + b->remote + 1)
+                        * (double)a->cap;
 
             if (oa != ob) {
                 return oa < ob ? -1 : 1;

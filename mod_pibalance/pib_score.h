@@ -25,6 +25,8 @@ typedef struct {
     int hyst_dc;               /* PiBalanceThermalHysteresis, tenths */
     double throttle_factor;    /* PiBalanceThrottleFactor */
     double slowstart_s;        /* PiBalanceSlowStart */
+    double remote_max_age_s;   /* PiBalanceRemoteMaxAge; < 0: 1.5 probe
+                                  intervals, 0: other masters' load off */
 } pib_tuning;
 
 #define PIB_DEFAULT_DECAY_S      10.0
@@ -34,6 +36,7 @@ typedef struct {
 #define PIB_DEFAULT_HYST_DC      50
 #define PIB_DEFAULT_THROTTLE     0.5
 #define PIB_DEFAULT_SLOWSTART_S  30.0
+#define PIB_DEFAULT_REMOTE_AGE_S -1.0  /* 1.5 x PiStatsProbeInterval */
 #define PIB_RAMP_START           0.1   /* slow start begins at 10% */
 #define PIB_IDLE_TOLERANCE       2.0   /* idle members: estimates this far
                                           apart decide, closer ones tie */
@@ -83,6 +86,9 @@ double pib_est_now(uint32_t est_us, uint32_t age_ms, double decay_s);
 /* One candidate of a pick. */
 typedef struct {
     unsigned long inflight;    /* requests in flight to it */
+    unsigned long remote;      /* other masters' requests in flight to it
+                                  (pib_remote_inflight): count toward
+                                  its cap only, not its wait */
     double est_us;             /* estimate; < 0: no sample yet */
     double silence_us;         /* no answer since a request picked this
                                   long ago (0: none): its estimate is

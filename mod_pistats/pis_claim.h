@@ -32,10 +32,10 @@
 
 #define PIS_TABLE_MAGIC 0x50695354U       /* "PiST" */
 #ifndef PIS_TEST_LAYOUT
-#define PIS_LAYOUT_VERSION 2U
+#define PIS_LAYOUT_VERSION 3U
 #else
 /* A build with another layout, for t/pistats/shm_layout.t only. */
-#define PIS_LAYOUT_VERSION 1002U
+#define PIS_LAYOUT_VERSION 1003U
 #endif
 
 typedef struct {

@@ -18,6 +18,7 @@
 #include "pis_render.h"
 #include "pis_sensor.h"
 #include "pis_snapshot.h"
+#include "pis_workers.h"
 #include "mod_status.h"
 #include "pis_render_modstatus.h"
 
@@ -130,6 +131,7 @@ int pis_handler(request_rec *r)
     c = ap_get_module_config(r->server->module_config, &pistats_module);
     pis_parse_query(r->args, &q);
     snapshot(c, &self);
+    pis_count_workers(&self);            /* now, not the cached second */
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
     ap_set_content_type(r, content_type(q.format));

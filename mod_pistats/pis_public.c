@@ -41,6 +41,12 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
     out->throttled = tel.t.throttled;
     out->has_cpus = tel.t.has_cpus;
     out->cpus = tel.t.cpus;
+    out->has_busy = tel.t.has_busy;
+    out->busy = tel.t.busy;
+    out->own_inflight = tel.own_inflight;
+    out->age_ms = tel.has_any
+                  ? (long)(uint32_t)(pi_now_ms() - tel.ok_ms) : -1;
+    out->interval_ms = (long)(pis_conf_probe_interval(pis_srv(s)) / 1000);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 /* Value strings of a snapshot, "unknown" where a reading is unknown. */
 typedef struct {
     char temp[24], throttled[24], load[24], cpus[24], mem[24], uptime[24];
+    char busy[24], idle[24];        /* "" when unknown: not written */
 } values;
 
 static void format_values(const pis_telemetry *t, values *v)
@@ -39,6 +40,13 @@ static void format_values(const pis_telemetry *t, values *v)
     if (t->has_uptime) {
         snprintf(v->uptime, sizeof(v->uptime), "%lu", t->uptime_s);
     }
+    v->busy[0] = v->idle[0] = '\0';
+    if (t->has_busy) {
+        snprintf(v->busy, sizeof(v->busy), "%lu", t->busy);
+    }
+    if (t->has_idle) {
+        snprintf(v->idle, sizeof(v->idle), "%lu", t->idle);
+    }
 }
 
 static void line(pis_out *o, const char *key, const char *value)
@@ -63,6 +71,12 @@ void pis_render_auto(pis_out *o, const pis_telemetry *t)
     line(o, "CPUs", v.cpus);
     line(o, "MemAvailableKB", v.mem);
     line(o, "UptimeS", v.uptime);
+    if (v.busy[0] != '\0') {               /* optional keys: only known */
+        line(o, "BusyWorkers", v.busy);
+    }
+    if (v.idle[0] != '\0') {
+        line(o, "IdleWorkers", v.idle);
+    }
 }
 
 static void row(pis_out *o, const char *key, const char *value)
@@ -99,5 +113,11 @@ void pis_render_html(pis_out *o, const pis_telemetry *t, int refresh)
     row(o, "CPUs", v.cpus);
     row(o, "Memory available (KB)", v.mem);
     row(o, "Uptime (s)", v.uptime);
+    if (v.busy[0] != '\0') {
+        row(o, "Busy workers", v.busy);
+    }
+    if (v.idle[0] != '\0') {
+        row(o, "Idle workers", v.idle);
+    }
     pis_put(o, "</table>\n</body></html>\n");
 }

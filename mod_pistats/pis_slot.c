@@ -194,6 +194,7 @@ void pis_slot_tel_write(pis_slot *s, uint32_t now_s, uint32_t now_ms,
     }
     if (error == NULL) {
         d->t = *t;
+        d->own_inflight = pis_slot_inflight(s);
         d->ok_ms = now_ms;
         d->has_any = 1;
         d->error[0] = '\0';

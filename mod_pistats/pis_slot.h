@@ -64,6 +64,9 @@ typedef struct {
     uint32_t ok_ms;               /* clock (ms) of the last good reading */
     uint32_t tried_ms;            /* clock (ms) of the last attempt */
     uint32_t has_any;             /* a good reading ever */
+    uint32_t own_inflight;        /* this master's in flight to the
+                                   * member when the good reading was
+                                   * stored (BusyWorkers counts them) */
     pis_telemetry t;
     char error[PIS_ERR_MAX];      /* "" when the last attempt was good */
 } pis_tel_shm;

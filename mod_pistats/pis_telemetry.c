@@ -99,6 +99,18 @@ static int parse_line(const char *key, size_t klen, const char *v,
         t->has_uptime = pi_parse_ulong(v, vlen, &t->uptime_s) == 0;
         return t->has_uptime;
     }
+    if (KEY_IS("BusyWorkers")) {
+        t->has_busy = pi_parse_ulong(v, vlen, &t->busy) == 0
+                      && t->busy <= PIS_WORKERS_MAX;
+        t->busy = t->has_busy ? t->busy : 0;
+        return t->has_busy;
+    }
+    if (KEY_IS("IdleWorkers")) {
+        t->has_idle = pi_parse_ulong(v, vlen, &t->idle) == 0
+                      && t->idle <= PIS_WORKERS_MAX;
+        t->idle = t->has_idle ? t->idle : 0;
+        return t->has_idle;
+    }
 #undef KEY_IS
     return 0;
 }

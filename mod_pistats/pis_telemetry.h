@@ -31,7 +31,13 @@ typedef struct {
     unsigned long mem_kb;
     int has_uptime;                /* UptimeS */
     unsigned long uptime_s;
+    int has_busy;                  /* BusyWorkers (optional key) */
+    unsigned long busy;
+    int has_idle;                  /* IdleWorkers (optional key) */
+    unsigned long idle;
 } pis_telemetry;
+
+#define PIS_WORKERS_MAX 1000000UL  /* above: garbage, not a count */
 
 /* Throttle bits as hex text, with or without "0x" ("50005", "0x50005\n").
  * Returns 0, or -1 for garbage, empty text or more than 32 bits. */

@@ -152,12 +152,15 @@ size_t sim_server_telemetry(const struct sim_server *s,
     int len = snprintf(buf, size,
         "Node: %s\nTemperatureC: %.1f\nThrottled: 0x%x\nLoad1: %.2f\n"
         "CPUs: %d\nMemAvailableKB: %ld\nUptimeS: %lu\n"
+        "BusyWorkers: %d\nIdleWorkers: %d\n"
         "SimThrottledSeconds: %.1f\nSimPeakTemperatureC: %.1f\n"
         "SimServed: %lu\nSimBusy: %d\nSimQueued: %d\nSimSlots: %d\n"
         "SimSpeed: %g\nSimHung: %d\n",
         n->conf.name, n->th.temp, n->th.bits,
         sim_thermal_load1(&n->th, n->conf.cpus), n->conf.cpus,
         n->conf.mem_kb, (unsigned long)elapsed_s(s, sim_now_ns()),
+        n->busy + n->queued + 1,
+        n->conf.slots > n->busy ? n->conf.slots - n->busy : 0,
         n->th.throttled_s, n->th.peak, n->served, n->busy, n->queued,
         n->conf.slots, n->conf.speed, n->hung);
 

@@ -50,6 +50,20 @@ static void round_trip(void)
     CHECK(!back.has_throttled && !back.has_load && !back.has_cpus);
     CHECK(back.has_mem && back.mem_kb == 4000000000UL);
     CHECK(back.has_uptime && back.uptime_s == 99);
+    CHECK(!back.has_busy && !back.has_idle);
+    CHECK(strstr(b.data, "Workers") == NULL);   /* unknown: not written */
+
+    t.has_busy = 1;
+    t.busy = 5;
+    t.has_idle = 1;
+    t.idle = 0;
+    b.len = 0;
+    pis_render_auto(&o, &t);
+    CHECK(strstr(b.data, "UptimeS: 99\nBusyWorkers: 5\nIdleWorkers: 0\n")
+          != NULL);
+    CHECK_INT(pis_parse_telemetry(b.data, b.len, &back), 6);
+    CHECK(back.has_busy && back.busy == 5);
+    CHECK(back.has_idle && back.idle == 0);
 }
 
 static void html_escapes(void)

@@ -77,6 +77,37 @@ static void parse_telemetry(void)
     CHECK_STR(t.node, "ab");
 }
 
+/* BusyWorkers / IdleWorkers: optional keys.  A text without them (an old
+ * node, the agent) parses as before with both unknown; garbage or an
+ * absurd count leaves only that key unknown; an older parser's rule
+ * "unknown keys are ignored" is what lets old masters read new nodes. */
+static void parse_workers(void)
+{
+    static const char with[] =
+        "Node: pi1\nTemperatureC: 48.3\nBusyWorkers: 3\n"
+        "IdleWorkers: 22\n";
+    static const char without[] = "Node: pi1\nTemperatureC: 48.3\n";
+    static const char bad[] =
+        "Node: pi1\nBusyWorkers: -1\nIdleWorkers: 1000001\n";
+    static const char partly[] =
+        "BusyWorkers:  0 \nIdleWorkers: many\nCPUs: 2\n";
+    pis_telemetry t;
+
+    CHECK_INT(pis_parse_telemetry(with, sizeof(with) - 1, &t), 4);
+    CHECK(t.has_busy && t.busy == 3);
+    CHECK(t.has_idle && t.idle == 22);
+    CHECK_INT(pis_parse_telemetry(without, sizeof(without) - 1, &t), 2);
+    CHECK(!t.has_busy && !t.has_idle);
+    CHECK(t.has_temp && t.temp_dc == 483);
+    CHECK_INT(pis_parse_telemetry(bad, sizeof(bad) - 1, &t), 1);
+    CHECK(!t.has_busy && t.busy == 0);
+    CHECK(!t.has_idle && t.idle == 0);
+    CHECK_INT(pis_parse_telemetry(partly, sizeof(partly) - 1, &t), 2);
+    CHECK(t.has_busy && t.busy == 0);
+    CHECK(!t.has_idle);
+    CHECK(t.has_cpus && t.cpus == 2);
+}
+
 static void directive_checks(void)
 {
     CHECK(pis_check_node_name("pi-1.local") == NULL);
@@ -164,6 +195,7 @@ void test_sensor(void)
 {
     throttled();
     parse_telemetry();
+    parse_workers();
     directive_checks();
     http_answer();
     read_local();

@@ -381,7 +381,15 @@ static void telemetry_and_reset(void)
     strcpy(t.node, "pi-1");
     t.has_temp = 1;
     t.temp_dc = 483;
+    t.has_busy = 1;
+    t.busy = 5;
+    pis_slot_start(s);
+    pis_slot_start(s);                 /* two of ours in flight now */
     pis_slot_tel_write(s, T0, 1000, &t, NULL);
+    pis_slot_tel_read(s, &got);
+    CHECK_INT(got.own_inflight, 2);    /* stored with the reading */
+    CHECK(got.t.has_busy && got.t.busy == 5);
+    pis_slot_start(s);                 /* a failed probe keeps it */
     pis_slot_tel_write(s, T0 + 1, 2000, NULL,
                        "a very long error text that does not fit the "
                        "slot's error buffer at all");
@@ -392,6 +400,7 @@ static void telemetry_and_reset(void)
     CHECK_INT(got.has_any, 1);
     CHECK_INT(strlen(got.error), PIS_ERR_MAX - 1);
     CHECK_INT(got.seq % 2, 0);
+    CHECK_INT(got.own_inflight, 2);
     finish_at(s, T0, 5, 100, 200);
     pis_slot_reset(s);
     CHECK_STR(s->key, "vh|balancer://b|http://n1");
