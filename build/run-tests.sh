@@ -54,7 +54,7 @@ base=${APACHE_TEST_PORT:-8529}
 # tags, the exported symbols, make's targets, the alert rules and the
 # dashboard, a real Prometheus scraping the page) run in the event pass
 # only; the worker, prefork and ASan passes take every other test file.
-once='alerts|dashboard|design_tree|docs|logtags|make|prometheus_server|symbols'
+once='alerts|dashboard|design_tree|docs|logtags|make|masters_prom|prometheus_server|symbols'
 per_mpm=$(ls t/*/*.t | grep -Ev "^t/config/($once)\.t\$" | tr '\n' ' ')
 log "suites (event, worker, prefork, ASan), fuzzing, cross-builds: ${PIB_TEST_JOBS:-6} at once (build/parallel.sh)"
 build/parallel.sh -j "${PIB_TEST_JOBS:-6}" -T 3600 \
