@@ -501,11 +501,17 @@ static int pib_end_stream(request_rec *r, pib_fctx *ctx)
     return 0;
 }
 
-static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
+/* The server-wide counters: per coding, and how gzip went (one pass
+ * through libdeflate, or streamed through zlib: those counted gzip only
+ * before other codings existed, and still do). */
+static void pib_count_end(const pib_fctx *ctx)
 {
-    int rc = pib_end_stream(f->r, ctx);
-
-    pib_set_notes(f->r, ctx->cs);
+    pib_count_coding(ctx->coding == PIB_CODING_GZIP ? 0
+                     : ctx->coding == PIB_CODING_BR ? 1 : 2,
+                     ctx->cs->in_bytes, ctx->cs->out_bytes);
+    if (ctx->coding != PIB_CODING_GZIP) {
+        return;
+    }
     if (PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec)) {
         pib_count(PIB_CNT_ONE_PASS);
     }
@@ -515,6 +521,14 @@ static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
             pib_count(PIB_CNT_TRICKLED);
         }
     }
+}
+
+static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
+{
+    int rc = pib_end_stream(f->r, ctx);
+
+    pib_set_notes(f->r, ctx->cs);
+    pib_count_end(ctx);
     ctx->cs->codec->end(ctx->cs);
     ctx->state = PIB_FS_DONE;
     if (rc != 0) {

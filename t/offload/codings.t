@@ -12,9 +12,10 @@ use Apache::TestRequest;
 use File::Temp qw(tempfile);
 use lib 't/lib';
 use PiOffloadTest qw(gunzip_all htdocs log_wait);
+use PiTest qw(status_json);
 
-plan tests => 67, need_module 'proxy', 'proxy_http', 'proxy_balancer',
-    'headers', 'setenvif', 'perl', 'pibalance';
+plan tests => 75, need_module 'proxy', 'proxy_http', 'proxy_balancer',
+    'headers', 'setenvif', 'perl', 'pibalance', 'pistats';
 
 my $dir = htdocs();
 my $page = do { local $/; open my $fh, '<', "$dir/page.html" or die; <$fh> };
@@ -155,3 +156,25 @@ for my $coding ('zstd', 'br') {
     ok t_cmp(decode($coding, $res->content), $want,
              "$coding: server-sent events, flushed, decode");
 }
+
+# ---- /pi-status counts responses and bytes per coding ----------------------
+sub codings { status_json('pimaster')->{server}{deflate_counts}{codings} }
+for my $coding ('zstd', 'br') {
+    my $before = codings()->{$coding};
+    $res = get('/page.html', 'Accept-Encoding' => $coding);
+    my $after = codings()->{$coding};
+    ok t_cmp($after->{responses} - $before->{responses}, 1,
+             "$coding: one more response counted");
+    ok t_cmp($after->{bytes_in} - $before->{bytes_in}, length($page),
+             "$coding: its bytes in");
+    ok t_cmp($after->{bytes_out} - $before->{bytes_out},
+             length($res->content), "$coding: its bytes out");
+}
+my $c = codings();
+Apache::TestRequest::module('pimaster');
+my $auto = Apache::TestRequest::GET_BODY('/pi-status?auto');
+ok t_cmp($auto, qr/^DeflateZstdResponses: $c->{zstd}{responses}\nDeflateZstdBytesIn: $c->{zstd}{bytes_in}\nDeflateZstdBytesOut: $c->{zstd}{bytes_out}$/m,
+         '?auto: the zstd counts');
+my $prom = Apache::TestRequest::GET_BODY('/pi-status?prometheus');
+ok t_cmp($prom, qr/^pistats_deflate_coding_responses_total\{coding="br"\} $c->{br}{responses}$/m,
+         '?prometheus: the br count');
