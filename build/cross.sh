@@ -40,14 +40,16 @@ CROSS_DIR=${CROSS_DIR:-$ROOT/build/cross}
 OUT=$CROSS_DIR/out
 ALL_TARGETS="arm64 armv7 armv6"
 CROSS_MPMS=${CROSS_MPMS:-event prefork}
-SYSROOT_VERSION=1               # bump to force a sysroot rebuild
+SYSROOT_VERSION=2               # bump to force a sysroot rebuild
 
 # Target packages unpacked into each sysroot: headers and libraries to build
 # against, and the closure of NEEDED libraries of apache2 and of the modules
-# the smoke test loads (14 debs of the notes, + libdeflate, + libatomic1).
+# the smoke test loads (14 debs of the notes, + libdeflate, + libatomic1,
+# + libzstd and libbrotli for the zstd and br codings).
 SYSROOT_PKGS="apache2-bin apache2-dev libapr1 libapr1-dev libaprutil1
   libaprutil1-dev libc6 libgcc-s1 libcrypt1 libexpat1 libpcre2-8-0 libuuid1
-  zlib1g zlib1g-dev libdeflate0 libdeflate-dev libatomic1"
+  zlib1g zlib1g-dev libdeflate0 libdeflate-dev libatomic1
+  libzstd1 libzstd-dev libbrotli1 libbrotli-dev"
 HOST_PKGS="make curl tar debian-archive-keyring
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
@@ -299,7 +301,8 @@ check_sysroot() {
 # Configure variables of Makefile.in this script sets on the make command
 # line; any other @VAR@ found there is reported (it would be empty).
 KNOWN_SUBSTS="APXS CC HTTPD_INCLUDEDIR APR_INCLUDES HTTPD_CFLAGS HTTPD_CPPFLAGS
-  WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS"
+  WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS ZSTD_LIBS
+  BROTLI_LIBS BROTLIDEC_LIBS"
 
 # The native build's warnings, read from configure.ac (one source of truth).
 native_warnings() {
@@ -411,6 +414,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         WARN_CFLAGS="$WARN -Werror=format -Werror" \
         ARCH_CFLAGS="$(target_cflags "$tg")" \
         ZLIB_LIBS=-lz LIBDEFLATE_LIBS=-ldeflate \
+        ZSTD_LIBS=-lzstd BROTLI_LIBS=-lbrotlienc BROTLIDEC_LIBS= \
         LDFLAGS="$ldflags" CROSS_LIBS="$libs" \
         APXS=false LIBEXECDIR=/usr/lib/apache2/modules HTTPD_BIN=/usr/sbin/apache2 \
         AGENT= \
@@ -437,9 +441,10 @@ check_binaries() {              # check_binaries TARGET
             fail "$tg" arch "${so##*/} is not $want"
             return 1
         }
-        # A statically linked zlib/libdeflate/libgcc exports their symbols.
+        # A statically linked zlib/libdeflate/libzstd/libbrotli/libgcc
+        # exports their symbols.
         if "$t-nm" -D --defined-only "$so" \
-            | grep -Eq ' (zlibVersion|deflate|inflate|libdeflate_|__aeabi_|__udivmoddi4)'; then
+            | grep -Eq ' (zlibVersion|deflate|inflate|libdeflate_|ZSTD_|Brotli|__aeabi_|__udivmoddi4)'; then
             fail "$tg" link "${so##*/} contains a static copy of a library"
             return 1
         fi

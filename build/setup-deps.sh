@@ -9,7 +9,8 @@
 set -eu
 
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
-      zlib1g-dev libdeflate-dev autoconf make gcc curl perl procps openssl
+      zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev zstd brotli
+      autoconf make gcc curl perl procps openssl
       clang libclang-rt-14-dev prometheus
       debhelper dpkg-dev fakeroot lintian"
 BENCH_PKGS="wrk haproxy nginx-light"

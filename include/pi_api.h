@@ -107,7 +107,9 @@ APR_DECLARE_OPTIONAL_FN(int, pib_deflate_state, (pi_deflate_state *out));
 /* How the offload's compressed responses went, all children, since the
  * server started (graceful restarts keep them).  Counted when the
  * response ends. */
-#define PI_DEFLATE_COUNTS_VERSION 1
+#define PI_DEFLATE_COUNTS_VERSION 2
+#define PI_CODINGS 3                /* gzip, br, zstd: pi_coding_names */
+#define PI_CODING_NAMES { "gzip", "br", "zstd" }
 typedef struct {
     pi_stamp stamp;
     apr_uint64_t one_pass;         /* held whole, libdeflate, with
@@ -117,6 +119,12 @@ typedef struct {
                                     * after the node paused 250 ms */
     apr_uint64_t compressor_waits; /* found every libdeflate compressor
                                     * of its level busy and waited */
+    /* version 2: per coding, in PI_CODING_NAMES order (the four above
+     * count gzip only, as before): compressed responses, and their bytes
+     * before and after compression */
+    apr_uint64_t coding_responses[PI_CODINGS];
+    apr_uint64_t coding_bytes_in[PI_CODINGS];
+    apr_uint64_t coding_bytes_out[PI_CODINGS];
 } pi_deflate_counts;
 
 /* Fills *out; returns 0 or -1.  Lock-free. */

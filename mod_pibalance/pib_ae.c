@@ -245,21 +245,60 @@ int pib_ae_wants_gzip(const pib_ae *ae)
     return pib_ae_choose(ae, gzip_only, 1) == PIB_CODING_GZIP;
 }
 
-int pib_etag_add_suffix(const char *etag, char *out, size_t outsz)
+static const char *const pib_suffixes[] = { "-gzip", "-br", "-zstd" };
+#define PIB_NSUFFIXES (sizeof(pib_suffixes) / sizeof(pib_suffixes[0]))
+
+const char *pib_etag_suffix(pib_coding c)
+{
+    switch (c) {
+    case PIB_CODING_GZIP:
+        return pib_suffixes[0];
+    case PIB_CODING_BR:
+        return pib_suffixes[1];
+    case PIB_CODING_ZSTD:
+        return pib_suffixes[2];
+    default:
+        return NULL;
+    }
+}
+
+/* The length of our suffix ending the n bytes at p, or 0. */
+static size_t pib_suffix_at_end(const char *p, size_t n)
+{
+    size_t i;
+
+    for (i = 0; i < PIB_NSUFFIXES; i++) {
+        size_t sl = strlen(pib_suffixes[i]);
+
+        if (n >= sl && memcmp(p + n - sl, pib_suffixes[i], sl) == 0) {
+            return sl;
+        }
+    }
+    return 0;
+}
+
+int pib_etag_add_suffix_for(const char *etag, const char *suffix,
+                            char *out, size_t outsz)
 {
     size_t n = etag ? strlen(etag) : 0;
-    size_t sl = sizeof(PIB_ETAG_SUFFIX) - 1;
+    size_t sl = suffix ? strlen(suffix) : 0;
 
-    if (n < 2 || etag[0] != '"' || etag[n - 1] != '"'
+    if (sl == 0 || n < 2 || etag[0] != '"' || etag[n - 1] != '"'
         || n + sl + 1 > outsz) {
         return 0;                   /* weak, malformed or no room */
     }
-    if (n >= sl + 2 && memcmp(etag + n - 1 - sl, PIB_ETAG_SUFFIX, sl) == 0) {
+    if (pib_suffix_at_end(etag + 1, n - 2) > 0) {
         return 0;                   /* already ours */
     }
     memcpy(out, etag, n - 1);
-    memcpy(out + n - 1, PIB_ETAG_SUFFIX "\"", sl + 2);
+    memcpy(out + n - 1, suffix, sl);
+    memcpy(out + n - 1 + sl, "\"", 2);
     return 1;
+}
+
+int pib_etag_add_suffix(const char *etag, char *out, size_t outsz)
+{
+    return pib_etag_add_suffix_for(etag, PIB_ETAG_SUFFIX, out, outsz);
 }
 
 /* Copies one quoted string starting at in[0] == '"'.  Returns the input
@@ -267,7 +306,7 @@ int pib_etag_add_suffix(const char *etag, char *out, size_t outsz)
 static size_t pib_copy_tag(const char *in, char **out, int *changed)
 {
     const char *close = strchr(in + 1, '"');
-    size_t sl = sizeof(PIB_ETAG_SUFFIX) - 1, n;
+    size_t sl, n;
 
     if (close == NULL) {
         n = strlen(in);
@@ -276,7 +315,8 @@ static size_t pib_copy_tag(const char *in, char **out, int *changed)
         return n;
     }
     n = (size_t)(close - in);       /* opening quote + opaque part */
-    if (n >= sl + 1 && memcmp(close - sl, PIB_ETAG_SUFFIX, sl) == 0) {
+    sl = pib_suffix_at_end(in + 1, n - 1);
+    if (sl > 0) {
         n -= sl;
         *changed = 1;
     }

@@ -63,16 +63,25 @@ int pib_ae_wants_gzip(const pib_ae *ae);
 
 /* The suffix a compressed representation's strong ETag gets. */
 #define PIB_ETAG_SUFFIX "-gzip"
+#define PIB_ETAG_SUFFIX_MAX 5       /* strlen of the longest suffix */
 
-/* Writes etag with "-gzip" inserted before the closing quote into out
- * (outsz bytes, room for strlen(etag) + 6).  Returns 1 when done, 0 when
- * the tag is weak ("W/..."), malformed, already suffixed, or out is too
- * small; out is then untouched. */
+/* The ETag suffix of coding c: "-gzip", "-br", "-zstd"; NULL for the
+ * others. */
+const char *pib_etag_suffix(pib_coding c);
+
+/* Writes etag with suffix inserted before the closing quote into out
+ * (outsz bytes, room for strlen(etag) + strlen(suffix) + 1).  Returns 1
+ * when done, 0 when the tag is weak ("W/..."), malformed, already ends
+ * in one of our suffixes, or out is too small; out is then untouched. */
+int pib_etag_add_suffix_for(const char *etag, const char *suffix,
+                            char *out, size_t outsz);
+
+/* pib_etag_add_suffix_for() with "-gzip". */
 int pib_etag_add_suffix(const char *etag, char *out, size_t outsz);
 
 /* Copies an If-None-Match / If-Match list into out (room for
- * strlen(in) + 1), removing "-gzip" at the end of every entity-tag, weak
- * or strong.  Returns the number of tags changed.  Anything that does not
+ * strlen(in) + 1), removing our suffix ("-gzip", "-br" or "-zstd") at the
+ * end of every entity-tag, weak or strong.  Returns the number of tags changed.  Anything that does not
  * parse is copied as is. */
 int pib_etag_unsuffix_list(const char *in, char *out, size_t outsz);
 

@@ -18,7 +18,7 @@
 
 #include "pib_codec.h"
 
-static void pib_emit(pib_cstream *s, const unsigned char *p, size_t n)
+void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n)
 {
     if (n > 0) {
         s->out_bytes += n;
@@ -52,7 +52,7 @@ static int pib_zlib_run(pib_cstream *s, int mode)
             return -1;
         }
         if (s->z.avail_out == 0) {
-            pib_emit(s, s->out, sizeof(s->out));
+            pib_cstream_emit(s, s->out, sizeof(s->out));
             s->z.next_out = s->out;
             s->z.avail_out = sizeof(s->out);
             continue;               /* there may be more pending */
@@ -66,7 +66,7 @@ static int pib_zlib_run(pib_cstream *s, int mode)
 /* Emits what sits in the output buffer. */
 static void pib_zlib_drain(pib_cstream *s)
 {
-    pib_emit(s, s->out, sizeof(s->out) - s->z.avail_out);
+    pib_cstream_emit(s, s->out, sizeof(s->out) - s->z.avail_out);
     s->z.next_out = s->out;
     s->z.avail_out = sizeof(s->out);
 }
@@ -118,10 +118,10 @@ static void pib_zlib_end(pib_cstream *s)
 
 const pib_codec pib_codec_zlib = {
     "zlib", pib_zlib_init, pib_zlib_add, pib_zlib_flush, pib_zlib_finish,
-    pib_zlib_end
+    pib_zlib_end, NULL, "gzip"
 };
 
-static int pib_one_init(pib_cstream *s, const pib_codec_params *p)
+int pib_held_init(pib_cstream *s, const pib_codec_params *p)
 {
     size_t cap;
 
@@ -134,8 +134,8 @@ static int pib_one_init(pib_cstream *s, const pib_codec_params *p)
 }
 
 /* Refuses (-1) more than the announced length: the caller then switches
- * to zlib with pib_cstream_to_zlib(). */
-static int pib_one_add(pib_cstream *s, const unsigned char *in, size_t n)
+ * to streaming with pib_cstream_to_stream(). */
+int pib_held_add(pib_cstream *s, const unsigned char *in, size_t n)
 {
     if (n > s->cap - s->len) {
         return -1;
@@ -146,10 +146,10 @@ static int pib_one_add(pib_cstream *s, const unsigned char *in, size_t n)
     return 0;
 }
 
-static int pib_one_flush(pib_cstream *s)
+int pib_held_flush(pib_cstream *s)
 {
     (void)s;
-    return -1;                      /* no such thing: switch to zlib */
+    return -1;                      /* no such thing: stream instead */
 }
 
 static int pib_one_finish(pib_cstream *s)
@@ -171,13 +171,13 @@ static int pib_one_finish(pib_cstream *s)
     n = libdeflate_gzip_compress(c, s->buf, s->len, out, bound);
     pib_ld_put(c, s->level);
     if (n > 0) {
-        pib_emit(s, out, n);
+        pib_cstream_emit(s, out, n);
     }
     pib_buf_put(out, out_cap);
     return n > 0 ? 0 : -1;
 }
 
-static void pib_one_end(pib_cstream *s)
+void pib_held_end(pib_cstream *s)
 {
     pib_buf_put(s->buf, s->buf_cap);
     s->buf = NULL;
@@ -185,9 +185,23 @@ static void pib_one_end(pib_cstream *s)
 }
 
 const pib_codec pib_codec_oneshot = {
-    "oneshot", pib_one_init, pib_one_add, pib_one_flush, pib_one_finish,
-    pib_one_end
+    "oneshot", pib_held_init, pib_held_add, pib_held_flush, pib_one_finish,
+    pib_held_end, &pib_codec_zlib, "gzip"
 };
+
+const pib_codec *pib_codec_for(pib_coding c, int one_pass)
+{
+    switch (c) {
+    case PIB_CODING_GZIP:
+        return one_pass ? &pib_codec_oneshot : &pib_codec_zlib;
+    case PIB_CODING_ZSTD:
+        return one_pass ? &pib_codec_zstd_oneshot : &pib_codec_zstd;
+    case PIB_CODING_BR:
+        return one_pass ? &pib_codec_br_oneshot : &pib_codec_br;
+    default:
+        return NULL;
+    }
+}
 
 /* ---- the stream --------------------------------------------------------- */
 
@@ -200,27 +214,29 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
     s->baton = baton;
     s->in_bytes = s->out_bytes = 0;
     s->z_live = 0;
+    s->enc = NULL;
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;
     return codec->init(s, p);
 }
 
-int pib_cstream_to_zlib(pib_cstream *s, const pib_codec_params *p)
+int pib_cstream_to_stream(pib_cstream *s, const pib_codec_params *p)
 {
     unsigned char *held = s->buf;
     size_t n = s->len, held_cap = s->buf_cap;
+    const pib_codec *to = s->codec->stream;
     int rc;
 
-    if (s->codec != &pib_codec_oneshot) {
+    if (to == NULL) {
         return 0;
     }
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;
-    s->codec = &pib_codec_zlib;
+    s->codec = to;
     s->in_bytes = 0;
-    rc = pib_zlib_init(s, p);
+    rc = to->init(s, p);
     if (rc == 0 && n > 0) {
-        rc = pib_zlib_add(s, held, n);
+        rc = to->add(s, held, n);
     }
     pib_buf_put(held, held_cap);
     return rc;

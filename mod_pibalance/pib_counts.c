@@ -13,7 +13,9 @@
 
 APLOG_USE_MODULE(pibalance);
 
-#define PIB_COUNTS_KEY "pibalance-deflate-counts"
+/* The key names the layout: a graceful restart into a module with more
+ * counters makes a new segment rather than reading past the old one. */
+#define PIB_COUNTS_KEY "pibalance-deflate-counts-2"
 
 typedef struct {
     pi_ctr64 c[PIB_CNT_N];
@@ -51,6 +53,29 @@ void pib_count(pib_counter which)
     pi_ctr_add(&pib_counts->c[which], 1);
 }
 
+void pib_count_add(int which, apr_uint64_t n)
+{
+    if (which < 0 || which >= PIB_CNT_N) {
+        return;
+    }
+    while (n > 0) {                 /* pi_ctr_add takes 32 bits */
+        uint32_t step = n > 0xffffffffu ? 0xffffffffu : (uint32_t)n;
+
+        pi_ctr_add(&pib_counts->c[which], step);
+        n -= step;
+    }
+}
+
+void pib_count_coding(int k, apr_uint64_t in, apr_uint64_t out)
+{
+    if (k < 0 || k >= 3) {
+        return;
+    }
+    pib_count_add(PIB_CNT_CODING + 3 * k, 1);
+    pib_count_add(PIB_CNT_CODING + 3 * k + 1, in);
+    pib_count_add(PIB_CNT_CODING + 3 * k + 2, out);
+}
+
 apr_uint64_t pib_count_get(pib_counter which)
 {
     return pi_ctr_read(&pib_counts->c[which]);
@@ -58,6 +83,8 @@ apr_uint64_t pib_count_get(pib_counter which)
 
 static int pib_deflate_counters(pi_deflate_counts *out)
 {
+    int k;
+
     if (!PI_STAMP_OK(out, PI_DEFLATE_COUNTS_VERSION)) {
         return -1;
     }
@@ -65,6 +92,13 @@ static int pib_deflate_counters(pi_deflate_counts *out)
     out->streamed = pib_count_get(PIB_CNT_STREAMED);
     out->trickled = pib_count_get(PIB_CNT_TRICKLED);
     out->compressor_waits = pib_count_get(PIB_CNT_WAITS);
+    for (k = 0; k < PI_CODINGS; k++) {
+        const pi_ctr64 *c = &pib_counts->c[PIB_CNT_CODING + 3 * k];
+
+        out->coding_responses[k] = pi_ctr_read(&c[0]);
+        out->coding_bytes_in[k] = pi_ctr_read(&c[1]);
+        out->coding_bytes_out[k] = pi_ctr_read(&c[2]);
+    }
     return 0;
 }
 

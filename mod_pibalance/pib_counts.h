@@ -19,7 +19,10 @@ typedef enum {
     PIB_CNT_STREAMED,
     PIB_CNT_TRICKLED,
     PIB_CNT_WAITS,
-    PIB_CNT_N
+    /* per coding: gzip, br, zstd (PI_CODING_NAMES order), each
+     * responses, bytes in, bytes out */
+    PIB_CNT_CODING,
+    PIB_CNT_N = PIB_CNT_CODING + 3 * 3
 } pib_counter;
 
 /* post_config: finds or makes the segment (without it, each process
@@ -27,6 +30,11 @@ typedef enum {
 apr_status_t pib_counts_init(server_rec *s);
 
 void pib_count(pib_counter which);
+void pib_count_add(int which, apr_uint64_t n);
+
+/* A compressed response of coding index k (0 gzip, 1 br, 2 zstd) ended:
+ * one response, in and out bytes. */
+void pib_count_coding(int k, apr_uint64_t in, apr_uint64_t out);
 apr_uint64_t pib_count_get(pib_counter which);
 
 /* Registers the optional function pib_deflate_counters. */

@@ -1,4 +1,5 @@
-/* pib_deflate.c -- the PIB_DEFLATE output filter: gzip on the master.
+/* pib_deflate.c -- the PIB_DEFLATE output filter: gzip, br or zstd on
+ * the master (the coding: pib_coding_pick(), PiBalanceDeflateCodecs).
  *
  * States (pib_fstate):
  *
@@ -42,11 +43,13 @@
 #include "pib_ae.h"
 #include "pib_decide.h"
 #include "pib_codec.h"
+#include "pib_codec_zstd.h"
 #include "pib_deflate.h"
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
 #include "pib_counts.h"
+#include "pib_codings.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -69,7 +72,9 @@ typedef struct {
     apr_time_t paused_at;       /* a held body's pause began, or 0 */
     int broken;                 /* the body ended early */
     int trickled;               /* held, then streamed after a pause */
-    int inm_gzip;               /* a 304 for the client's gzip copy */
+    int inm_gzip;               /* a 304 for the client's compressed copy */
+    pib_coding coding;          /* the coding chosen for this response */
+    pib_coding inm_coding;      /* the coding of that copy (its suffix) */
 } pib_fctx;
 
 /* ---- deciding ----------------------------------------------------------- */
@@ -128,24 +133,45 @@ static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
                                             r->header_only);
 }
 
-/* Does the client's If-None-Match hold this 304's ETag with our suffix
- * (*gz: it revalidates the gzip copy) or without it (*plain)? */
-static void pib_inm_holds(request_rec *r, int *gz, int *plain)
+/* Does the client's If-None-Match hold this 304's ETag with one of our
+ * suffixes (*coding: the copy it revalidates, gzip, br or zstd) or
+ * without one (*plain)?  *coding is PIB_CODING_IDENTITY for neither. */
+static void pib_inm_holds(request_rec *r, pib_coding *coding, int *plain)
 {
+    static const pib_coding ours[] = {
+        PIB_CODING_GZIP, PIB_CODING_BR, PIB_CODING_ZSTD
+    };
     const char *inm = pib_client_header(r, "If-None-Match");
     const char *etag = apr_table_get(r->headers_out, "ETag");
-    apr_size_t n;
+    apr_size_t n, i;
     char *suffixed;
 
-    *gz = *plain = 0;
+    *coding = PIB_CODING_IDENTITY;
+    *plain = 0;
     if (r->status != HTTP_NOT_MODIFIED || inm == NULL || etag == NULL) {
         return;
     }
-    n = strlen(etag) + sizeof(PIB_ETAG_SUFFIX) + 1;
+    n = strlen(etag) + PIB_ETAG_SUFFIX_MAX + 2;
     suffixed = apr_palloc(r->pool, n);
-    *gz = pib_etag_add_suffix(etag, suffixed, n)
-          && pib_etag_in_list(inm, suffixed);
+    for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
+        if (pib_etag_add_suffix_for(etag, pib_etag_suffix(ours[i]),
+                                    suffixed, n)
+            && pib_etag_in_list(inm, suffixed)) {
+            *coding = ours[i];
+            break;
+        }
+    }
     *plain = pib_etag_in_list(inm, etag);
+}
+
+/* The coding this response would get (pib_coding_pick, the one rule). */
+static pib_coding pib_coding_of(request_rec *r, const pib_deflate_conf *conf)
+{
+    pib_ae ae;
+
+    pib_client_ae(r, &ae);
+    return pib_coding_pick(&ae, apr_table_get(r->subprocess_env, "no-gzip")
+                                != NULL, conf->codings);
 }
 
 static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
@@ -154,9 +180,7 @@ static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
     const char *enc = pib_header_all(r, "Content-Encoding");
     pib_policy pol;
     pib_resp resp;
-    pib_ae ae;
 
-    pib_client_ae(r, &ae);
     if (r->content_encoding != NULL) {
         enc = enc ? apr_pstrcat(r->pool, enc, ", ", r->content_encoding,
                                 NULL) : r->content_encoding;
@@ -168,10 +192,10 @@ static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
     resp.content_range = apr_table_get(r->headers_out, "Content-Range");
     resp.cache_control = pib_header_all(r, "Cache-Control");
     resp.length = (long long)length;
-    resp.client_gzip = pib_ae_wants_gzip(&ae)
-                       && !apr_table_get(r->subprocess_env, "no-gzip");
+    resp.client_gzip = ctx->coding != PIB_CODING_IDENTITY;
     resp.paused = level == 0;
-    pib_inm_holds(r, &resp.inm_gzip, &resp.inm_plain);
+    pib_inm_holds(r, &ctx->inm_coding, &resp.inm_plain);
+    resp.inm_gzip = ctx->inm_coding != PIB_CODING_IDENTITY;
     ctx->inm_gzip = resp.inm_gzip;
     pol.types = (const char *const *)conf->types->elts;
     pol.ntypes = (size_t)conf->types->nelts;
@@ -179,7 +203,7 @@ static pib_verdict pib_judge(request_rec *r, const pib_deflate_conf *conf,
     return pib_should_compress(&resp, &pol);
 }
 
-static void pib_suffix_etag(request_rec *r)
+static void pib_suffix_etag(request_rec *r, pib_coding coding)
 {
     const char *etag = apr_table_get(r->headers_out, "ETag");
     apr_size_t n;
@@ -188,9 +212,9 @@ static void pib_suffix_etag(request_rec *r)
     if (etag == NULL) {
         return;
     }
-    n = strlen(etag) + sizeof(PIB_ETAG_SUFFIX) + 1;
+    n = strlen(etag) + PIB_ETAG_SUFFIX_MAX + 2;
     out = apr_palloc(r->pool, n);
-    if (pib_etag_add_suffix(etag, out, n)) {
+    if (pib_etag_add_suffix_for(etag, pib_etag_suffix(coding), out, n)) {
         apr_table_setn(r->headers_out, "ETag", out);
     }
 }
@@ -198,7 +222,7 @@ static void pib_suffix_etag(request_rec *r)
 /* The node's digests describe its identity bytes: Content-Digest the
  * content, Repr-Digest the representation (RFC 9530), whose content
  * coding we change; Digest (RFC 3230) the instance, coding included;
- * Content-MD5 the body.  None is true of a gzip body: they go. */
+ * Content-MD5 the body.  None is true of a compressed body: they go. */
 static void pib_drop_digests(request_rec *r)
 {
     static const char *const names[] = {
@@ -212,15 +236,17 @@ static void pib_drop_digests(request_rec *r)
     }
 }
 
-static void pib_set_gzip_headers(request_rec *r)
+static void pib_set_coding_headers(request_rec *r, pib_coding coding)
 {
+    const char *token = pib_coding_token(coding);
+
     apr_table_unset(r->err_headers_out, "Content-Encoding");
-    apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
-    r->content_encoding = "gzip";
+    apr_table_setn(r->headers_out, "Content-Encoding", token);
+    r->content_encoding = token;
     apr_table_unset(r->headers_out, "Content-Length");
     pib_drop_digests(r);
-    pib_suffix_etag(r);
-    /* The gzip bytes differ with level, codec and flush points under one
+    pib_suffix_etag(r, coding);
+    /* The bytes differ with level, codec and flush points under one
      * strong ETag: no range is ever cut from them.  The master's own
      * byterange filter (after us) sees no Range, as mod_filter does for
      * a filter declared byteranges=no. */
@@ -246,21 +272,20 @@ static void pib_emit_bucket(void *baton, const unsigned char *p, size_t n)
     ctx->out_pending += n;
 }
 
-/* Picks one-shot or streaming and sets the codec up. */
+/* Picks one-shot or streaming for the chosen coding and sets the codec
+ * up. */
 static int pib_codec_start(request_rec *r, pib_fctx *ctx,
                            const pib_deflate_conf *conf, int level)
 {
-    const pib_codec *codec = &pib_codec_zlib;
+    int one_pass = pib_choose_codec((long long)ctx->expect,
+                                    (long long)conf->buffer)
+                   == PIB_CODEC_ONE_PASS;
+    const pib_codec *codec = pib_codec_for(ctx->coding, one_pass);
 
     ctx->params.level = level;
     ctx->params.window_bits = conf->window_bits;
     ctx->params.mem_level = conf->mem_level;
-    ctx->params.expect = 0;
-    if (pib_choose_codec((long long)ctx->expect, (long long)conf->buffer)
-        == PIB_CODEC_ONE_PASS) {
-        codec = &pib_codec_oneshot;
-        ctx->params.expect = (size_t)ctx->expect;
-    }
+    ctx->params.expect = one_pass ? (size_t)ctx->expect : 0;
     ctx->cs = apr_palloc(r->pool, sizeof(*ctx->cs));
     if (pib_cstream_init(ctx->cs, codec, &ctx->params, pib_emit_bucket,
                          ctx) != 0) {
@@ -281,11 +306,12 @@ static void pib_headers_only(request_rec *r, const pib_fctx *ctx)
     if (r->status == HTTP_NOT_MODIFIED) {
         if (ctx->inm_gzip) {
             pib_drop_digests(r);
-            pib_suffix_etag(r);     /* the client holds the gzip copy */
+            /* the client holds a compressed copy: its coding's tag */
+            pib_suffix_etag(r, ctx->inm_coding);
         }
         return;
     }
-    pib_set_gzip_headers(r);        /* no length: it is unknown */
+    pib_set_coding_headers(r, ctx->coding); /* no length: it is unknown */
 }
 
 static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
@@ -293,15 +319,23 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
 {
     request_rec *r = f->r;
     const pib_deflate_conf *conf = pib_deflate_conf_get(r);
-    int level = pib_adapt_level_now(conf->level, r->server);
+    int level;
     pib_verdict v;
 
+    /* the adaptive rule's steps are each coding's own: full is its
+     * configured level, reduced its level 1, off none */
+    ctx->coding = pib_coding_of(r, conf);
+    level = pib_adapt_level_now(pib_codings_level(conf->codings,
+                                                  ctx->coding, conf->level),
+                                r->server);
     ctx->expect = pib_body_length(r, bb);
     v = pib_judge(r, conf, ctx->expect, level, ctx);
     apr_table_setn(r->notes, "pibalance-deflate", pib_verdict_name(v));
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "deflate: %s (status "
-                  "%d, length %" APR_OFF_T_FMT ", level %d)",
-                  pib_verdict_name(v), r->status, ctx->expect, level);
+                  "%d, length %" APR_OFF_T_FMT ", %s level %d)",
+                  pib_verdict_name(v), r->status, ctx->expect,
+                  pib_coding_token(ctx->coding) ? pib_coding_token(
+                      ctx->coding) : "identity", level);
     if (v < PIB_DEC_VARY_ONLY) {
         return PIB_FS_PASS;
     }
@@ -316,8 +350,8 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
     if (!pib_codec_start(r, ctx, conf, level)) {
         return PIB_FS_PASS;
     }
-    pib_set_gzip_headers(r);
-    apr_table_unset(r->headers_in, "Range");    /* see pib_set_gzip_headers */
+    pib_set_coding_headers(r, ctx->coding);
+    apr_table_unset(r->headers_in, "Range");  /* see pib_set_coding_headers */
     return PIB_FS_COMPRESS;
 }
 
@@ -342,7 +376,7 @@ static apr_status_t pib_codec_failed(ap_filter_t *f, const char *what)
 /* Everything so far goes out, decodable; switches one-shot to zlib. */
 static int pib_sync(pib_fctx *ctx)
 {
-    if (pib_cstream_to_zlib(ctx->cs, &ctx->params) != 0) {
+    if (pib_cstream_to_stream(ctx->cs, &ctx->params) != 0) {
         return -1;
     }
     return ctx->cs->codec->flush(ctx->cs);
@@ -368,7 +402,7 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
     }
     if (len > 0 && cs->codec->add(cs, (const unsigned char *)data, len)) {
         /* one-shot refuses more than announced: stream instead */
-        if (pib_cstream_to_zlib(cs, &ctx->params) != 0
+        if (pib_cstream_to_stream(cs, &ctx->params) != 0
             || cs->codec->add(cs, (const unsigned char *)data, len) != 0) {
             return pib_codec_failed(f, "compressing");
         }
@@ -388,7 +422,7 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
 static apr_status_t pib_on_flush(ap_filter_t *f, pib_fctx *ctx,
                                  apr_bucket *e)
 {
-    if (ctx->cs->codec == &pib_codec_oneshot) {
+    if (PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec)) {
         ctx->paused_at = apr_time_now();    /* see pib_on_data */
         apr_bucket_delete(e);
         return APR_SUCCESS;
@@ -444,18 +478,18 @@ static void pib_set_notes(request_rec *r, const pib_cstream *cs)
 static int pib_end_stream(request_rec *r, pib_fctx *ctx)
 {
     pib_cstream *cs = ctx->cs;
-    int oneshot = cs->codec == &pib_codec_oneshot;
+    int oneshot = PIB_CODEC_ONE_PASS_ROW(cs->codec);
 
     if (ctx->broken || r->connection->aborted
         || (ctx->expect >= 0 && cs->in_bytes != (apr_uint64_t)ctx->expect)) {
         ap_log_rerror(APLOG_MARK, APLOG_INFO, 0, r, PIBLOGNO(10102)
                       "deflate: body ended early after %" APR_UINT64_T_FMT
-                      " bytes: gzip stream left unfinished",
-                      (apr_uint64_t)cs->in_bytes);
+                      " bytes: %s stream left unfinished",
+                      (apr_uint64_t)cs->in_bytes, cs->codec->coding);
         return pib_sync(ctx);
     }
     if (cs->codec->finish(cs) != 0) {
-        if (!oneshot || pib_cstream_to_zlib(cs, &ctx->params) != 0
+        if (!oneshot || pib_cstream_to_stream(cs, &ctx->params) != 0
             || cs->codec->finish(cs) != 0) {
             return -1;
         }
@@ -467,12 +501,18 @@ static int pib_end_stream(request_rec *r, pib_fctx *ctx)
     return 0;
 }
 
-static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
+/* The server-wide counters: per coding, and how gzip went (one pass
+ * through libdeflate, or streamed through zlib: those counted gzip only
+ * before other codings existed, and still do). */
+static void pib_count_end(const pib_fctx *ctx)
 {
-    int rc = pib_end_stream(f->r, ctx);
-
-    pib_set_notes(f->r, ctx->cs);
-    if (ctx->cs->codec == &pib_codec_oneshot) {
+    pib_count_coding(ctx->coding == PIB_CODING_GZIP ? 0
+                     : ctx->coding == PIB_CODING_BR ? 1 : 2,
+                     ctx->cs->in_bytes, ctx->cs->out_bytes);
+    if (ctx->coding != PIB_CODING_GZIP) {
+        return;
+    }
+    if (PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec)) {
         pib_count(PIB_CNT_ONE_PASS);
     }
     else {
@@ -481,6 +521,14 @@ static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
             pib_count(PIB_CNT_TRICKLED);
         }
     }
+}
+
+static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
+{
+    int rc = pib_end_stream(f->r, ctx);
+
+    pib_set_notes(f->r, ctx->cs);
+    pib_count_end(ctx);
     ctx->cs->codec->end(ctx->cs);
     ctx->state = PIB_FS_DONE;
     if (rc != 0) {
@@ -565,6 +613,7 @@ static apr_status_t pib_ld_drain_cleanup(void *data)
                      "%u)", waits, pib_ld_get_limit());
     }
     pib_ld_drain();
+    pib_zstd_drain();
     return APR_SUCCESS;
 }
 

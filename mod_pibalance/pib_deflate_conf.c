@@ -34,6 +34,7 @@ void *pib_deflate_create_dir(apr_pool_t *p, char *dir)
     c->buffer = PIB_UNSET;
     c->min_length = PIB_UNSET;
     c->types = NULL;
+    c->codings = NULL;
     c->resolved = 0;
     return c;
 }
@@ -56,6 +57,13 @@ static void pib_deflate_resolve(pib_deflate_conf *c,
     c->min_length = PIB_PICK(add->min_length, base->min_length,
                              PIB_DEFLATE_MINLEN);
     c->types = add->types ? add->types : base->types;
+    c->codings = add->codings ? add->codings : base->codings;
+    if (c->codings == NULL) {
+        pib_codings *dflt = apr_palloc(p, sizeof(*dflt));
+
+        pib_codings_default(dflt);
+        c->codings = dflt;
+    }
     if (c->types == NULL) {
         size_t i;
 
@@ -229,6 +237,28 @@ static const char *pib_set_types(cmd_parms *cmd, void *dcv, const char *arg)
     return pib_where_ok(cmd);
 }
 
+/* PiBalanceDeflateCodecs CODING[=LEVEL]...: the pure parser says what
+ * is wrong with which argument. */
+static const char *pib_set_codecs(cmd_parms *cmd, void *dcv, int argc,
+                                  char *const argv[])
+{
+    pib_deflate_conf *dc = dcv;
+    pib_codings *c = apr_palloc(cmd->pool, sizeof(*c));
+    int bad = 0;
+    const char *why = pib_codings_parse(c, argc,
+                                        (const char *const *)argv, &bad);
+
+    if (why != NULL) {
+        return apr_psprintf(cmd->pool, "%s: '%s': %s (accepted: gzip, "
+                            "br[=1..11], zstd[=1..19], each once, in the "
+                            "server's order of preference)",
+                            cmd->cmd->name, argc > 0 ? argv[bad] : "",
+                            why);
+    }
+    dc->codings = c;
+    return pib_where_ok(cmd);
+}
+
 static const char *pib_set_adaptive(cmd_parms *cmd, void *dc, int argc,
                                     char *const argv[])
 {
@@ -298,6 +328,10 @@ const command_rec pib_deflate_cmds[] = {
     AP_INIT_ITERATE("PiBalanceDeflateTypes", pib_set_types, NULL,
                     PIB_DIR_CTX, "media types to compress (replaces the "
                     "default list)"),
+    AP_INIT_TAKE_ARGV("PiBalanceDeflateCodecs", pib_set_codecs, NULL,
+                      PIB_DIR_CTX, "gzip|br[=1..11]|zstd[=1..19]...: the "
+                      "codings the master produces, in its order of "
+                      "preference (default gzip)"),
     AP_INIT_TAKE_ARGV("PiBalanceDeflateAdaptive", pib_set_adaptive, NULL,
                       RSRC_CONF, "On|Off [cpu=PCT] [temp=C] [stat=PATH] "
                       "[thermal=GLOB]: back off when the master is busy "

@@ -8,6 +8,7 @@
 #include "http_config.h"
 
 #include "pib_adapt.h"
+#include "pib_codings.h"
 
 #define PIB_UNSET               (-1)
 #define PIB_DEFLATE_LEVEL       1
@@ -26,6 +27,7 @@ typedef struct {
     long buffer;                /* PiBalanceDeflateBuffer */
     long min_length;            /* PiBalanceDeflateMinLength */
     apr_array_header_t *types;  /* PiBalanceDeflateTypes, const char * */
+    const pib_codings *codings; /* PiBalanceDeflateCodecs, NULL unset */
     int resolved;               /* defaults applied (merged, or fixed up) */
 } pib_deflate_conf;
 
@@ -51,7 +53,7 @@ int pib_compressors_get(void);
 void pib_adapt_conf_reset(void);
 
 /* Directive table entries, for the module's command list. */
-#define PIB_DEFLATE_CMDS_COUNT 9
+#define PIB_DEFLATE_CMDS_COUNT 10
 extern const command_rec pib_deflate_cmds[];
 
 #endif /* PIB_DEFLATE_CONF_H */

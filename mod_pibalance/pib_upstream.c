@@ -80,22 +80,24 @@ static int pib_ae_cb(void *rec, const char *key, const char *val)
 /* If-Range with a date (not an entity-tag) cannot say whether the client
  * holds the gzip copy or the identity one (both have the node's
  * Last-Modified): a gzip client gets the whole body, never the node's
- * identity bytes to splice onto gzip ones.  An If-Range with our "-gzip"
+ * identity bytes to splice onto gzip ones (the same for br and zstd).  An If-Range with our "-gzip"
  * tag is left as it is: the node cannot match it, so it sends the whole
  * body too.  Returns 1 when Range was dropped from t. */
 static int pib_drop_date_range(request_rec *r, apr_table_t *t)
 {
     const char *ir = apr_table_get(t, "If-Range");
+    const pib_deflate_conf *conf = pib_deflate_conf_get(r);
     pib_ae ae;
 
-    if (ir == NULL || apr_table_get(t, "Range") == NULL
+    if (conf == NULL || ir == NULL || apr_table_get(t, "Range") == NULL
         || ir[0] == '"' || (ir[0] == 'W' && ir[1] == '/')
         || apr_table_get(r->subprocess_env, "no-gzip")) {
         return 0;
     }
     pib_ae_init(&ae);
     apr_table_do(pib_ae_cb, &ae, t, "Accept-Encoding", NULL);
-    if (!pib_ae_wants_gzip(&ae)) {
+    if (pib_coding_pick(&ae, 0, conf->codings)
+        == PIB_CODING_IDENTITY) {
         return 0;
     }
     apr_table_unset(t, "Range");

@@ -115,6 +115,7 @@ const char *pis_deflate_state(apr_pool_t *p)
 void pis_deflate_counts(pis_snap *snap)
 {
     pi_deflate_counts c;
+    int k;
 
     memset(&c, 0, sizeof(c));
     PI_STAMP_INIT(&c, PI_DEFLATE_COUNTS_VERSION);
@@ -126,4 +127,9 @@ void pis_deflate_counts(pis_snap *snap)
     snap->deflate_streamed = c.streamed;
     snap->deflate_trickled = c.trickled;
     snap->deflate_waits = c.compressor_waits;
+    for (k = 0; k < PI_CODINGS; k++) {
+        snap->deflate_coding[k][0] = c.coding_responses[k];
+        snap->deflate_coding[k][1] = c.coding_bytes_in[k];
+        snap->deflate_coding[k][2] = c.coding_bytes_out[k];
+    }
 }

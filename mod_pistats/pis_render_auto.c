@@ -45,6 +45,24 @@ static void kv_u64(pis_out *o, const char *prefix, const char *k,
     pis_putf(o, "%" PRIu64 "\n", v);
 }
 
+/* Per coding: DeflateGzipResponses, DeflateGzipBytesIn, ...Out, then
+ * Br, Zstd. */
+static void deflate_codings(pis_out *o, const pis_snap *snap)
+{
+    static const char *const cap[PIS_NCODINGS] = { "Gzip", "Br", "Zstd" };
+    static const char *const what[3] = { "Responses", "BytesIn",
+                                         "BytesOut" };
+    char k[48];
+    int c, i;
+
+    for (c = 0; c < PIS_NCODINGS; c++) {
+        for (i = 0; i < 3; i++) {
+            snprintf(k, sizeof(k), "Deflate%s%s", cap[c], what[i]);
+            kv_u64(o, "", k, snap->deflate_coding[c][i]);
+        }
+    }
+}
+
 /* A double with `digits` decimals, "unknown" when negative (the
  * snapshot's "no sample") or not finite. */
 static void kv_fix(pis_out *o, const char *prefix, const char *k,
@@ -179,6 +197,7 @@ void pis_render_snap_auto(pis_out *o, const pis_snap *snap)
         kv_u64(o, "", "DeflateStreamed", snap->deflate_streamed);
         kv_u64(o, "", "DeflateTrickled", snap->deflate_trickled);
         kv_u64(o, "", "DeflateCompressorWaits", snap->deflate_waits);
+        deflate_codings(o, snap);
     }
     kv_u64(o, "", "Balancers", snap->nbalancers);
     for (b = 0; b < snap->nbalancers; b++) {

@@ -285,6 +285,24 @@ static void put_balancer(pis_jw *w, const pis_balancer_snap *b)
     jw_close(w, "}");
 }
 
+/* "codings":{"gzip":{"responses":N,"bytes_in":N,"bytes_out":N},...} */
+static void deflate_codings(pis_jw *w, const pis_snap *s)
+{
+    int c;
+
+    jw_key(w, "codings");
+    jw_open(w, "{", 0);
+    for (c = 0; c < PIS_NCODINGS; c++) {
+        jw_key(w, PIS_CODING_NAME(c));
+        jw_open(w, "{", 0);
+        jw_u64(w, "responses", s->deflate_coding[c][0]);
+        jw_u64(w, "bytes_in", s->deflate_coding[c][1]);
+        jw_u64(w, "bytes_out", s->deflate_coding[c][2]);
+        jw_close(w, "}");
+    }
+    jw_close(w, "}");
+}
+
 static void put_server(pis_jw *w, const pis_snap *s)
 {
     jw_key(w, "server");
@@ -302,6 +320,7 @@ static void put_server(pis_jw *w, const pis_snap *s)
         jw_u64(w, "streamed", s->deflate_streamed);
         jw_u64(w, "trickled", s->deflate_trickled);
         jw_u64(w, "compressor_waits", s->deflate_waits);
+        deflate_codings(w, s);
         jw_close(w, "}");
     }
     jw_close(w, "}");

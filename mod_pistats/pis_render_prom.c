@@ -26,6 +26,8 @@
  *   pistats_deflate_responses_total        | counter   | codec
  *   pistats_deflate_trickled_total, _compressor_waits_total
  *                                          | counter   | -
+ *   pistats_deflate_coding_responses_total, _coding_in_bytes_total,
+ *   _coding_out_bytes_total                | counter   | coding
  *
  * "member" is balancer="balancer://x",member="http://..." (the scope and
  * server labels of HAProxy's exporter, the balancer/worker pair of
@@ -471,6 +473,30 @@ static void node_info(pis_out *o, const pis_snap *s)
     }
 }
 
+/* Per coding (gzip, br, zstd): responses, bytes in and out. */
+static void deflate_codings(pis_out *o, const pis_snap *s)
+{
+    static const struct {
+        const char *name, *help;
+    } m[3] = {
+        { "pistats_deflate_coding_responses_total",
+          "Responses the offload compressed, by content coding." },
+        { "pistats_deflate_coding_in_bytes_total",
+          "Bytes before compression, by content coding." },
+        { "pistats_deflate_coding_out_bytes_total",
+          "Bytes after compression, by content coding." },
+    };
+    int i, c;
+
+    for (i = 0; i < 3; i++) {
+        header(o, m[i].name, "counter", m[i].help);
+        for (c = 0; c < PIS_NCODINGS; c++) {
+            pis_putf(o, "%s{coding=\"%s\"} %" PRIu64 "\n", m[i].name,
+                     PIS_CODING_NAME(c), s->deflate_coding[c][i]);
+        }
+    }
+}
+
 /* The offload's counters (mod_pibalance), server-wide. */
 static void deflate_counts(pis_out *o, const pis_snap *s)
 {
@@ -489,6 +515,7 @@ static void deflate_counts(pis_out *o, const pis_snap *s)
            "Responses that waited for a libdeflate compressor.");
     pis_putf(o, "pistats_deflate_compressor_waits_total %" PRIu64 "\n",
              s->deflate_waits);
+    deflate_codings(o, s);
 }
 
 void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)

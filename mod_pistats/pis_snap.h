@@ -14,6 +14,10 @@
 #include "pis_hist.h"
 #include "pis_telemetry.h"
 
+/* The offload's codings, in include/pi_api.h's PI_CODING_NAMES order. */
+#define PIS_NCODINGS 3
+#define PIS_CODING_NAME(k) ((k) == 0 ? "gzip" : (k) == 1 ? "br" : "zstd")
+
 #define PIS_HISTORY_S   300        /* seconds of per-second history */
 #define PIS_TEMP_NONE   INT16_MIN  /* no temperature for that second */
 
@@ -85,6 +89,9 @@ typedef struct {
     uint64_t deflate_streamed;     /*   zlib, chunked */
     uint64_t deflate_trickled;     /*   of streamed: the node paused */
     uint64_t deflate_waits;        /*   waited for a compressor */
+    uint64_t deflate_coding[PIS_NCODINGS][3];
+                                   /*   [gzip, br, zstd][responses, bytes
+                                    *   in, bytes out] */
     double now;                    /* seconds since the epoch */
     uint64_t uptime_s;             /* since the server started */
     double probe_interval_s;       /* 0 when no probe runs */

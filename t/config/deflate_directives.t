@@ -59,6 +59,20 @@ my @bad = (
     ["<Directory /tmp>\nAllowOverride All\n</Directory>\n"
      . "<Files x>\nPiBalanceDeflateLevel 0\n</Files>",
      qr/PiBalanceDeflateLevel: '0'/],
+    # issue 19: PiBalanceDeflateCodecs
+    ['PiBalanceDeflateCodecs', qr/PiBalanceDeflateCodecs: '': name at least/],
+    ['PiBalanceDeflateCodecs gzip deflate',
+     qr/PiBalanceDeflateCodecs: 'deflate': unknown coding.*gzip, br and zstd/],
+    ['PiBalanceDeflateCodecs zstd br zstd',
+     qr/PiBalanceDeflateCodecs: 'zstd': coding listed twice/],
+    ['PiBalanceDeflateCodecs zstd=20',
+     qr/PiBalanceDeflateCodecs: 'zstd=20': the zstd level .*\[1, 19\]/],
+    ['PiBalanceDeflateCodecs br=0 gzip',
+     qr/PiBalanceDeflateCodecs: 'br=0': the br level .*\[1, 11\]/],
+    ['PiBalanceDeflateCodecs gzip=6',
+     qr/PiBalanceDeflateCodecs: 'gzip=6': gzip takes no level.*Level/],
+    ["<Directory /tmp>\nPiBalanceDeflateCodecs zstd gzip\n</Directory>",
+     qr/PiBalanceDeflateCodecs: not allowed in <Directory>/],
 );
 
 plan tests => 2 * @bad + 2, need_module 'pibalance';
@@ -73,7 +87,9 @@ PiBalanceDeflateMinLength 0
 PiBalanceDeflateTypes text/html application/vnd.api+json
 PiBalanceDeflateAdaptive On cpu=80 temp=70 stat=/proc/stat thermal=/sys/x*
 PiBalanceDeflateCompressors 64
+PiBalanceDeflateCodecs zstd=19 BR=11 gzip
 <Location /x>
+    PiBalanceDeflateCodecs br gzip zstd=1
     PiBalanceDeflate Off
     PiBalanceDeflateLevel 1
 </Location>

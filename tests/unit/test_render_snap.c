@@ -176,6 +176,15 @@ static const pis_snap *fixture(void)
     fx.deflate_streamed = 12;
     fx.deflate_trickled = 3;
     fx.deflate_waits = 7;
+    fx.deflate_coding[0][0] = 17;           /* gzip */
+    fx.deflate_coding[0][1] = 6000000000ULL;
+    fx.deflate_coding[0][2] = 900000;
+    fx.deflate_coding[1][0] = 2;            /* br */
+    fx.deflate_coding[1][1] = 100000;
+    fx.deflate_coding[1][2] = 15000;
+    fx.deflate_coding[2][0] = 1;            /* zstd */
+    fx.deflate_coding[2][1] = 51660;
+    fx.deflate_coding[2][2] = 8211;
     fx.now = 1700000000.25;
     fx.uptime_s = 93784;
     fx.probe_interval_s = 2;

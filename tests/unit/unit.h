@@ -41,6 +41,8 @@ void test_render_snap(void);
 void test_ae(void);
 void test_decide(void);
 void test_codec(void);
+void test_codec_zb(void);
+void test_codings(void);
 void test_adapt(void);
 void test_slot(void);
 void test_hist(void);

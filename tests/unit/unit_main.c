@@ -23,6 +23,8 @@ int main(void)
     test_ae();
     test_decide();
     test_codec();
+    test_codec_zb();
+    test_codings();
     test_adapt();
     test_slot();
     test_hist();

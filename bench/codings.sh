@@ -1,0 +1,27 @@
+#!/bin/sh
+# bench/codings.sh -- bytes and CPU per page of gzip, zstd and br at each
+# level, on both benchmark pages, through mod_pibalance's codec rows
+# (bench/codings.c).  Needs a built tree (make all).  Writes
+# bench/results/DATE-codings/{codings.txt,host.txt} and prints the path.
+#   PIB_CODINGS_SECS=0.3   CPU seconds per cell
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+make -s -C sim phpinfo.html phpinfo-dense.html >/dev/null
+out="bench/results/$(date -u +%Y-%m-%d-%H%M)-codings"
+mkdir -p "$out"
+pib=mod_pibalance
+cc -O2 -I"$pib" -o "$out/codings" bench/codings.c \
+    $pib/pib_codec.o $pib/pib_codec_zstd.o $pib/pib_codec_br.o \
+    $pib/pib_pool.o -lz -ldeflate -lzstd -lbrotlienc -pthread
+{
+    uname -srm
+    grep -m1 'model name' /proc/cpuinfo || true
+    nproc
+    git rev-parse --short HEAD
+} > "$out/host.txt"
+for page in sim/phpinfo.html sim/phpinfo-dense.html; do
+    "$out/codings" "$page" "${PIB_CODINGS_SECS:-0.3}"
+done > "$out/codings.txt"
+rm -f "$out/codings"
+echo "$out"
