@@ -838,8 +838,17 @@ static void snap_html(void)
                          "&quot;&#39;") != NULL);
     CHECK(strstr(b.data, "<b>") == NULL);
     CHECK(strstr(b.data, "content=\"10\"") != NULL);
-    CHECK(strstr(b.data, "class=\"stale\"") != NULL);
-    CHECK(strstr(b.data, "class=\"sev-crit\"") != NULL);
+    CHECK(strstr(b.data, "class=\"st-stale\"") != NULL);
+    /* One colour rule: the warm member's temperature is warm, not green,
+     * whatever 70 C says; the member in error is failed. */
+    CHECK(strstr(b.data, "<tbody class=\"m st-warm\">") != NULL);
+    CHECK(strstr(b.data, "class=\"st-warm\">72.3 ") != NULL);
+    CHECK(strstr(b.data, "<span class=\"st st-warm\">warm</span>")
+          != NULL);
+    CHECK(strstr(b.data, "<span class=\"st st-failed\">failed "
+                         "(drained)</span>") != NULL);
+    CHECK(strstr(b.data, "@media (max-width:820px)") != NULL);
+    CHECK(strstr(b.data, "sev-") == NULL);
     CHECK(strstr(b.data, "http://") == strstr(b.data, "http://10.0.0.11"));
     for (p = b.data; (p = strstr(p, "<svg")) != NULL; p++) {
         svgs++;

@@ -51,6 +51,7 @@ void test_thermal(void);
 void test_member(void);
 void test_api(void);
 void test_agent(void);
+void test_fate(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

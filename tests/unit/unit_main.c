@@ -33,6 +33,7 @@ int main(void)
     test_member();
     test_api();
     test_agent();
+    test_fate();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
