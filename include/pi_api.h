@@ -133,4 +133,30 @@ typedef void pi_answer_fn(void *baton);
 APR_DECLARE_OPTIONAL_FN(int, pib_watch_upgrade_answer,
                         (request_rec *r, pi_answer_fn *fn, void *baton));
 
+/* The settings that decide a member's fate under lbmethod "pi", for
+ * /pi-status: balancer b's PiBalance* values, merged (its <Proxy>
+ * section over its server over the defaults), and the offload's level
+ * there. */
+#define PI_BALANCER_SETTINGS_VERSION 1
+typedef struct {
+    pi_stamp stamp;
+    int soft_dc, hard_dc;          /* PiBalanceThermal, tenths of C */
+    int hyst_dc;                   /* re-admitted below hard - hyst */
+    double floor;                  /* thermal factor at the hard limit */
+    double throttle_factor;        /* weight factor while throttled */
+    double slowstart_s;            /* ramp of a returning member */
+    double decay_s;                /* time constant of the estimate */
+    int deflate_on;                /* PiBalanceDeflate at the balancer */
+    int deflate_level;             /* PiBalanceDeflateLevel there */
+    int deflate_level_now;         /* after PiBalanceDeflateAdaptive:
+                                    * 0 = not compressing */
+} pi_balancer_settings;
+
+/* Fills *out for balancer b (of server s).  Returns 0, or -1 when b does
+ * not use lbmethod "pi" (or *out is not stamped as above).  Allocates
+ * nothing, never blocks. */
+APR_DECLARE_OPTIONAL_FN(int, pib_get_balancer_settings,
+                        (server_rec *s, proxy_balancer *b,
+                         pi_balancer_settings *out));
+
 #endif /* PI_API_H */

@@ -32,6 +32,7 @@
 
 #include "pis_fate.h"
 #include "pis_render.h"
+#include "pis_slot.h"
 
 #define PIS_DASH "\xe2\x80\x93"     /* en dash: unknown */
 
@@ -360,7 +361,55 @@ static void table_head(pis_out *o)
                "<th>p50/p95/p99 ms</th><th>In / out</th></tr></thead>\n");
 }
 
-static void balancer(pis_out *o, const pis_balancer_snap *b)
+/* "72.5 °C" of tenths of a degree. */
+static void put_dc(pis_out *o, int dc)
+{
+    char num[24];
+
+    pi_format_dc(dc, num, sizeof(num));
+    pis_put(o, num);
+    pis_put(o, " \xc2\xb0" "C");
+}
+
+/* The settings that decide the members' fate (lbmethod "pi"), in the
+ * words of the directives' effects. */
+static void settings_line(pis_out *o, const pis_balancer_snap *b,
+                          double probe_s)
+{
+    if (!b->has_settings) {
+        return;
+    }
+    pis_put(o, "<p class=\"sub settings\">Weight falls above <strong>");
+    put_dc(o, b->soft_dc);
+    pis_put(o, "</strong> (soft limit) to ");
+    pis_putf(o, "%.2f at <strong>", b->floor);
+    put_dc(o, b->hard_dc);
+    pis_put(o, "</strong> (hard limit: drained above) &middot; re-admitted "
+               "below <strong>");
+    put_dc(o, b->hard_dc - b->hyst_dc);
+    pis_putf(o, "</strong> &middot; throttled &times;%.2f &middot; slow start "
+             "%.0f s &middot; estimate decay %.0f s &middot; ",
+             b->throttle_factor, b->slowstart_s, b->decay_s);
+    if (probe_s > 0 && isfinite(probe_s)) {
+        pis_putf(o, "probe every %.1f s (stale after %.1f s)", probe_s,
+                 PIS_TEL_STALE_INTERVALS * probe_s);
+    }
+    else {
+        pis_put(o, "no probe");
+    }
+    if (b->deflate_on) {
+        pis_putf(o, " &middot; offload level %d, now %d%s",
+                 b->deflate_level, b->deflate_level_now,
+                 b->deflate_level_now == 0 ? " (not compressing)" : "");
+    }
+    else {
+        pis_put(o, " &middot; offload off");
+    }
+    pis_put(o, "</p>\n");
+}
+
+static void balancer(pis_out *o, const pis_balancer_snap *b,
+                     double probe_s)
 {
     unsigned i;
 
@@ -371,6 +420,7 @@ static void balancer(pis_out *o, const pis_balancer_snap *b)
     pis_put(o, ", lbmethod ");
     pis_put_html(o, b->lbmethod ? b->lbmethod : PIS_DASH);
     pis_put(o, "</span></h2>\n");
+    settings_line(o, b, probe_s);
     table_head(o);
     for (i = 0; i < b->nmembers; i++) {
         member_rows(o, &b->members[i]);
@@ -476,7 +526,7 @@ void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh)
     legend(o);
     self_table(o, &snap->self);
     for (i = 0; i < snap->nbalancers; i++) {
-        balancer(o, &snap->balancers[i]);
+        balancer(o, &snap->balancers[i], snap->probe_interval_s);
     }
     if (snap->nbalancers == 0) {
         pis_put(o, "<p class=\"sub\">No balancers.</p>\n");

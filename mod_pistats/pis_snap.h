@@ -74,6 +74,16 @@ typedef struct {
                                     * Off): pis_snap_mark_shared() */
     unsigned nmembers;
     pis_member_snap *members;
+
+    /* What decides its members' fate, from mod_pibalance when the
+     * balancer uses lbmethod "pi" (has_settings 0 otherwise). */
+    int has_settings;
+    int soft_dc, hard_dc;          /* PiBalanceThermal, tenths of C */
+    int hyst_dc;                   /* re-admitted below hard - hyst */
+    double floor, throttle_factor, slowstart_s, decay_s;
+    int deflate_on;                /* the offload compresses here */
+    int deflate_level;             /* configured */
+    int deflate_level_now;         /* after adapting; 0: not compressing */
 } pis_balancer_snap;
 
 typedef struct {
@@ -85,6 +95,10 @@ typedef struct {
     uint64_t deflate_streamed;     /*   zlib, chunked */
     uint64_t deflate_trickled;     /*   of streamed: the node paused */
     uint64_t deflate_waits;        /*   waited for a compressor */
+    int has_adaptive;              /* the offload's adaptive state: */
+    int adaptive_on;               /*   PiBalanceDeflateAdaptive On */
+    const char *adaptive_name;     /*   "full", "reduced", "off" */
+    unsigned adaptive_changes;     /*   changes since start-up */
     double now;                    /* seconds since the epoch */
     uint64_t uptime_s;             /* since the server started */
     double probe_interval_s;       /* 0 when no probe runs */

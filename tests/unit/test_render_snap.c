@@ -157,6 +157,17 @@ static const pis_snap *fixture(void)
     fx_balancers[0].lbmethod = "pi";
     fx_balancers[0].nmembers = 2;
     fx_balancers[0].members = &fx_members[0];
+    fx_balancers[0].has_settings = 1;      /* lbmethod pi's settings */
+    fx_balancers[0].soft_dc = 550;
+    fx_balancers[0].hard_dc = 580;
+    fx_balancers[0].hyst_dc = 33;
+    fx_balancers[0].floor = 0.1;
+    fx_balancers[0].throttle_factor = 0.5;
+    fx_balancers[0].slowstart_s = 30;
+    fx_balancers[0].decay_s = 10;
+    fx_balancers[0].deflate_on = 1;
+    fx_balancers[0].deflate_level = 6;
+    fx_balancers[0].deflate_level_now = 1;
     fx_balancers[1].name = "balancer://tomcat";
     fx_balancers[1].vhost = "master.example:8080";
     fx_balancers[1].lbmethod = "byrequests";
@@ -176,6 +187,10 @@ static const pis_snap *fixture(void)
     fx.deflate_streamed = 12;
     fx.deflate_trickled = 3;
     fx.deflate_waits = 7;
+    fx.has_adaptive = 1;
+    fx.adaptive_on = 1;
+    fx.adaptive_name = "reduced";
+    fx.adaptive_changes = 2;
     fx.now = 1700000000.25;
     fx.uptime_s = 93784;
     fx.probe_interval_s = 2;
@@ -686,6 +701,13 @@ static void snap_auto(void)
     CHECK(strstr(b.data, "Injected") && !strstr(b.data, "\nInjected"));
     CHECK(strstr(b.data, "ProxyBalancer[1]Worker[0]P50ms: unknown\n"));
     CHECK(strstr(b.data, "ProxyBalancer[1]Worker[0]Rate1s: unknown\n"));
+    /* What decides the fate: pi's balancer only. */
+    CHECK(strstr(b.data, "ProxyBalancer[0]ThermalSoftC: 55.0\n"));
+    CHECK(strstr(b.data, "ProxyBalancer[0]ReadmitBelowC: 54.7\n"));
+    CHECK(strstr(b.data, "ProxyBalancer[0]DeflateLevelNow: 1\n"));
+    CHECK(!strstr(b.data, "ProxyBalancer[1]ThermalSoftC"));
+    CHECK(strstr(b.data, "\nDeflateAdaptiveState: reduced\n"));
+    CHECK(strstr(b.data, "ProxyBalancer[0]Worker[0]Fate: warm\n"));
 }
 
 /* Counts the entries of the JSON array after `key` (numbers or null). */
@@ -720,6 +742,12 @@ static void snap_json(void)
                          "\\ufffd\\ufffd\"") != NULL);
     CHECK(strstr(b.data, "\"garbage: <x>\\r\\nInjected: 1\"") != NULL);
     CHECK(strstr(b.data, "{\"le\":\"+Inf\",\"count\":3}") != NULL);
+    CHECK(strstr(b.data, "\"settings\":{\"soft_limit_c\":55,"
+                         "\"hard_limit_c\":58,\"readmit_below_c\":54.7")
+          != NULL);
+    CHECK(strstr(b.data, "\"deflate_adaptive\":{\"enabled\":true,"
+                         "\"state\":\"reduced\",\"changes\":2}") != NULL);
+    CHECK(strstr(b.data, "\"fate\":\"warm\"") != NULL);
     for (p = b.data; (p = strstr(p, "\"requests\":[")) != NULL; p++) {
         CHECK_INT(json_array_len(p, "\"requests\":["), PIS_HISTORY_S);
         CHECK_INT(json_array_len(p, "\"temperature_c\":["), PIS_HISTORY_S);
@@ -768,6 +796,17 @@ static void snap_prom(void)
     CHECK(strstr(b.data, "le=\"0.002154\"") != NULL);
     CHECK(strstr(b.data, "member=\"ajp://10.0.0.13:8009\",window=\"1s\"")
           == NULL);
+    CHECK(strstr(b.data, "pistats_member_thermal_state{balancer=\"balancer"
+                         "://pis\",member=\"http://10.0.0.11:8080\","
+                         "state=\"warm\"} 1\n") != NULL);
+    CHECK(strstr(b.data, "pistats_balancer_thermal_limit_celsius{balancer="
+                         "\"balancer://pis\",limit=\"readmit\"} 54.7\n")
+          != NULL);
+    CHECK(strstr(b.data, "balancer://tomcat\",limit") == NULL);
+    CHECK(strstr(b.data, "pistats_deflate_adaptive_state{state=\"reduced\"}"
+                         " 1\n") != NULL);
+    CHECK(strstr(b.data, "pistats_balancer_deflate_level{balancer=\"balancer"
+                         "://pis\",level=\"now\"} 1\n") != NULL);
 }
 
 /* Series keys ("name{labels}") that occur twice in an exposition. */
@@ -849,6 +888,11 @@ static void snap_html(void)
                          "(drained)</span>") != NULL);
     CHECK(strstr(b.data, "@media (max-width:820px)") != NULL);
     CHECK(strstr(b.data, "sev-") == NULL);
+    CHECK(strstr(b.data, "Weight falls above <strong>55.0 \xc2\xb0" "C</strong>")
+          != NULL);
+    CHECK(strstr(b.data, "re-admitted below <strong>54.7 \xc2\xb0" "C</strong>")
+          != NULL);
+    CHECK(strstr(b.data, "offload level 6, now 1") != NULL);
     CHECK(strstr(b.data, "http://") == strstr(b.data, "http://10.0.0.11"));
     for (p = b.data; (p = strstr(p, "<svg")) != NULL; p++) {
         svgs++;
