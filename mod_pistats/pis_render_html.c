@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "pis_fate.h"
 #include "pis_render.h"
@@ -442,6 +443,96 @@ static void legend(pis_out *o)
     pis_put(o, "</p>\n");
 }
 
+#define PIS_EVENTS_SHOWN 20
+
+/* "23:41:07 UTC" of a wall-clock second. */
+static void fmt_clock(uint32_t t, char *buf, size_t size)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+
+    if (gmtime_r(&tt, &tm) == NULL) {
+        snprintf(buf, size, "%" PRIu32, t);
+        return;
+    }
+    strftime(buf, size, "%H:%M:%S UTC", &tm);
+}
+
+/* The event's fate colour: the state it put the member in. */
+static const char *event_class(int kind)
+{
+    switch (kind) {
+    case PIS_EV_DRAINED: return "st-drained";
+    case PIS_EV_THROTTLED: return "st-throttled";
+    case PIS_EV_STALE: return "st-stale";
+    case PIS_EV_FAILED: return "st-failed";
+    case PIS_EV_OFFLOAD: return NULL;
+    default: return "st-ok";
+    }
+}
+
+static void event_row(pis_out *o, const pis_event *e, double now)
+{
+    char buf[48], age[32];
+    const char *cls = event_class(e->kind);
+
+    fmt_clock(e->time_s, buf, sizeof(buf));
+    pis_put(o, "<tr>");
+    td(o, "Time", "l", buf);
+    snprintf(age, sizeof(age), "%.0f s ago",
+             now > e->time_s ? now - e->time_s : 0.0);
+    td(o, "Ago", NULL, age);
+    pis_put(o, "<td data-l=\"Event\" class=\"l\">");
+    if (cls != NULL) {
+        pis_putf(o, "<span class=\"st %s\">", cls);
+    }
+    pis_put(o, pis_event_name(e->kind));
+    pis_put(o, cls != NULL ? "</span></td>" : "</td>");
+    pis_put(o, "<td data-l=\"Member\" class=\"name\">");
+    pis_put_html(o, e->member[0] ? e->member : "offload");
+    if (e->balancer[0]) {
+        pis_put(o, " <span class=\"sub\">");
+        pis_put_html(o, e->balancer);
+        pis_put(o, "</span>");
+    }
+    pis_put(o, "</td>");
+    if (e->temp_dc != PIS_EVENT_NO_TEMP) {
+        pi_format_dc(e->temp_dc, buf, sizeof(buf) - 8);
+        strcat(buf, " \xc2\xb0" "C");
+        td(o, "Temp", NULL, buf);
+    }
+    else {
+        td(o, "Temp", NULL, NULL);
+    }
+    td(o, "Detail", "l", e->detail[0] ? e->detail : NULL);
+    pis_put(o, "</tr>\n");
+}
+
+/* Recent events, newest first (the snapshot has them so). */
+static void events(pis_out *o, const pis_snap *s)
+{
+    unsigned i;
+
+    pis_put(o, "<h2 id=\"events\">Recent events</h2>\n");
+    if (s->nevents == 0) {
+        pis_put(o, "<p class=\"sub\">None since the server started.</p>\n");
+        return;
+    }
+    pis_put(o, "<table class=\"cards events\">\n<thead><tr>"
+               "<th class=\"l\">Time</th><th>Ago</th>"
+               "<th class=\"l\">Event</th><th class=\"l\">Member</th>"
+               "<th>Temp</th><th class=\"l\">Detail</th></tr></thead>\n"
+               "<tbody>\n");
+    for (i = 0; i < s->nevents && i < PIS_EVENTS_SHOWN; i++) {
+        event_row(o, &s->events[i], s->now);
+    }
+    pis_put(o, "</tbody></table>\n");
+    if (s->nevents > PIS_EVENTS_SHOWN) {
+        pis_putf(o, "<p class=\"sub\">%u more in ?json.</p>\n",
+                 s->nevents - PIS_EVENTS_SHOWN);
+    }
+}
+
 /* 93784 -> "1d 2h 3m". */
 static void fmt_uptime(uint64_t s, char *buf, size_t size)
 {
@@ -531,5 +622,6 @@ void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh)
     if (snap->nbalancers == 0) {
         pis_put(o, "<p class=\"sub\">No balancers.</p>\n");
     }
+    events(o, snap);
     pis_put(o, "</body></html>\n");
 }

@@ -341,6 +341,29 @@ static void put_server(pis_jw *w, const pis_snap *s)
     jw_close(w, "}");
 }
 
+/* Recent events, newest first. */
+static void put_events(pis_jw *w, const pis_snap *s)
+{
+    unsigned i;
+
+    jw_key(w, "events");
+    jw_open(w, "[", 1);
+    for (i = 0; i < s->nevents; i++) {
+        const pis_event *e = &s->events[i];
+
+        jw_open(w, "{", 0);
+        jw_num(w, "time", 1, e->time_s + e->time_ms / 1000.0);
+        jw_str(w, "event", pis_event_name(e->kind));
+        jw_str(w, "balancer", e->balancer[0] ? e->balancer : NULL);
+        jw_str(w, "member", e->member[0] ? e->member : NULL);
+        jw_num(w, "temperature_c", e->temp_dc != PIS_EVENT_NO_TEMP,
+               e->temp_dc / 10.0);
+        jw_str(w, "detail", e->detail[0] ? e->detail : NULL);
+        jw_close(w, "}");
+    }
+    jw_close(w, "]");
+}
+
 void pis_render_snap_json(pis_out *o, const pis_snap *snap)
 {
     pis_jw w = { 0 };
@@ -356,6 +379,7 @@ void pis_render_snap_json(pis_out *o, const pis_snap *snap)
         put_balancer(&w, &snap->balancers[i]);
     }
     jw_close(&w, "]");
+    put_events(&w, snap);
     jw_close(&w, "}");
     pis_put(o, "\n");
 }

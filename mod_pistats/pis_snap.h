@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "pis_event.h"
 #include "pis_hist.h"
 #include "pis_telemetry.h"
 
@@ -104,6 +105,8 @@ typedef struct {
     double probe_interval_s;       /* 0 when no probe runs */
     unsigned nbalancers;
     pis_balancer_snap *balancers;
+    unsigned nevents;              /* recent events, newest first */
+    const pis_event *events;
 } pis_snap;
 
 #endif /* PIS_SNAP_H */

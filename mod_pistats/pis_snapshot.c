@@ -10,6 +10,7 @@
 #include "mod_proxy.h"
 
 #include "pis_config.h"
+#include "pis_event_shm.h"
 #include "pis_probe.h"
 #include "pis_render.h"
 #include "pis_public.h"
@@ -229,6 +230,13 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
                 }
             }
         }
+    }
+    if (pis_events_ring() != NULL) {
+        pis_event *ev = apr_palloc(r->pool, PIS_EVENT_N * sizeof(*ev));
+
+        snap->nevents = pis_event_recent(pis_events_ring(), ev,
+                                         PIS_EVENT_N);
+        snap->events = ev;
     }
     snap->nbalancers = (unsigned)bal->nelts;
     snap->balancers = (pis_balancer_snap *)bal->elts;

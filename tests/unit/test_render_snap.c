@@ -43,6 +43,7 @@ static void big_emit(void *ctx, const char *s, size_t n)
 static pis_member_snap fx_members[3];
 static pis_balancer_snap fx_balancers[2];
 static pis_snap fx;
+static pis_event fx_events[2];
 
 static void fx_healthy(pis_member_snap *m)
 {
@@ -196,6 +197,12 @@ static const pis_snap *fixture(void)
     fx.probe_interval_s = 2;
     fx.nbalancers = 2;
     fx.balancers = fx_balancers;
+    pis_event_make(&fx_events[0], PIS_EV_READMITTED, 1699999990, 500,
+                   546, "balancer://pis", "http://10.0.0.11:8080", NULL);
+    pis_event_make(&fx_events[1], PIS_EV_DRAINED, 1699999900, 0, 580,
+                   "balancer://pis", "http://10.0.0.12/<b>\"x\"", NULL);
+    fx.nevents = 2;
+    fx.events = fx_events;
     return &fx;
 }
 
@@ -748,6 +755,9 @@ static void snap_json(void)
     CHECK(strstr(b.data, "\"deflate_adaptive\":{\"enabled\":true,"
                          "\"state\":\"reduced\",\"changes\":2}") != NULL);
     CHECK(strstr(b.data, "\"fate\":\"warm\"") != NULL);
+    CHECK(strstr(b.data, "\"events\":[\n  {\"time\":1699999990.5,"
+                         "\"event\":\"re-admitted\",\"balancer\":"
+                         "\"balancer://pis\"") != NULL);
     for (p = b.data; (p = strstr(p, "\"requests\":[")) != NULL; p++) {
         CHECK_INT(json_array_len(p, "\"requests\":["), PIS_HISTORY_S);
         CHECK_INT(json_array_len(p, "\"temperature_c\":["), PIS_HISTORY_S);
@@ -893,6 +903,12 @@ static void snap_html(void)
     CHECK(strstr(b.data, "re-admitted below <strong>54.7 \xc2\xb0" "C</strong>")
           != NULL);
     CHECK(strstr(b.data, "offload level 6, now 1") != NULL);
+    /* Recent events, newest first, with times. */
+    p = strstr(b.data, "<h2 id=\"events\">");
+    CHECK(p != NULL && strstr(p, "re-admitted") != NULL
+          && strstr(p, "re-admitted") < strstr(p, ">drained<"));
+    CHECK(strstr(b.data, "<td data-l=\"Time\" class=\"l\">22:13:10 UTC"
+                         "</td><td data-l=\"Ago\">10 s ago</td>") != NULL);
     CHECK(strstr(b.data, "http://") == strstr(b.data, "http://10.0.0.11"));
     for (p = b.data; (p = strstr(p, "<svg")) != NULL; p++) {
         svgs++;

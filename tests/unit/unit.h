@@ -52,6 +52,7 @@ void test_member(void);
 void test_api(void);
 void test_agent(void);
 void test_fate(void);
+void test_event(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -34,6 +34,7 @@ int main(void)
     test_api();
     test_agent();
     test_fate();
+    test_event();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
