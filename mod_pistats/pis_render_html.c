@@ -68,12 +68,17 @@ static const char pis_css[] =
     ".legend span.st{margin-right:.2em}.legend i{margin-right:.8em;"
     "font-style:normal;color:#555}"
     ".err{color:#b00}.off{color:#777}"
-    "svg.spark{width:150px;height:24px;vertical-align:middle;"
-    "background:#f8f8f8}"
-    "svg polyline{fill:none;stroke:#36c;stroke-width:1.5;"
-    "stroke-linecap:round;vector-effect:non-scaling-stroke}"
-    "svg.temp polyline{stroke:#c52}"
-    ".ymax{display:inline-block;min-width:4em;font-size:10px;color:#666}"
+    "svg.chart{width:100%;max-width:760px;height:auto;display:block}"
+    "svg.chart .frame{fill:none;stroke:#bbb}"
+    "svg.chart .tick{stroke:#e4e4e4}"
+    "svg.chart .drained{fill:#d9c8f5}svg.chart .throttled{fill:#ffc9a3}"
+    "svg.chart polyline.temp{fill:none;stroke:#c52;stroke-width:2}"
+    "svg.chart polygon.rate{fill:#9bc1ee;stroke:#36c;stroke-width:1}"
+    "svg.chart line.soft{stroke:#d90;stroke-dasharray:6 3}"
+    "svg.chart line.hard{stroke:#c00;stroke-dasharray:6 3}"
+    "svg.chart line.readmit{stroke:#75c;stroke-dasharray:2 3}"
+    "svg.chart text{font-size:10px;fill:#444}"
+    ".chartkey{font-size:.85em;color:#555}"
     "@media (max-width:820px){"
     "table.cards,table.cards tbody,table.cards tr,table.cards td"
     "{display:block;width:auto;max-width:none}"
@@ -323,17 +328,17 @@ static void td_volume(pis_out *o, const pis_member_snap *m)
 #define PIS_MEMBER_COLS 12
 
 /* The member's plots, under its row, the table's full width. */
-static void plots_row(pis_out *o, const pis_member_snap *m)
+static void plots_row(pis_out *o, const pis_snap *s,
+                      const pis_balancer_snap *b, const pis_member_snap *m)
 {
     pis_putf(o, "<tr class=\"plots\"><td colspan=\"%d\">",
              PIS_MEMBER_COLS);
-    pis_render_spark_rate(o, m->req_hist, PIS_HISTORY_S);
-    pis_put(o, " ");
-    pis_render_spark_temp(o, m->temp_hist, PIS_HISTORY_S);
+    pis_render_chart(o, s, b, m);
     pis_put(o, "</td></tr>\n");
 }
 
-static void member_rows(pis_out *o, const pis_member_snap *m)
+static void member_rows(pis_out *o, const pis_snap *s,
+                        const pis_balancer_snap *b, const pis_member_snap *m)
 {
     pis_fate f = pis_fate_of(m);
     char cls[24];
@@ -348,7 +353,7 @@ static void member_rows(pis_out *o, const pis_member_snap *m)
     td_traffic(o, m);
     td_volume(o, m);
     pis_put(o, "</tr>\n");
-    plots_row(o, m);
+    plots_row(o, s, b, m);
     pis_put(o, "</tbody>\n");
 }
 
@@ -409,8 +414,8 @@ static void settings_line(pis_out *o, const pis_balancer_snap *b,
     pis_put(o, "</p>\n");
 }
 
-static void balancer(pis_out *o, const pis_balancer_snap *b,
-                     double probe_s)
+static void balancer(pis_out *o, const pis_snap *s,
+                     const pis_balancer_snap *b)
 {
     unsigned i;
 
@@ -421,10 +426,10 @@ static void balancer(pis_out *o, const pis_balancer_snap *b,
     pis_put(o, ", lbmethod ");
     pis_put_html(o, b->lbmethod ? b->lbmethod : PIS_DASH);
     pis_put(o, "</span></h2>\n");
-    settings_line(o, b, probe_s);
+    settings_line(o, b, s->probe_interval_s);
     table_head(o);
     for (i = 0; i < b->nmembers; i++) {
-        member_rows(o, &b->members[i]);
+        member_rows(o, s, b, &b->members[i]);
     }
     pis_put(o, "</table>\n");
 }
@@ -617,7 +622,7 @@ void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh)
     legend(o);
     self_table(o, &snap->self);
     for (i = 0; i < snap->nbalancers; i++) {
-        balancer(o, &snap->balancers[i], snap->probe_interval_s);
+        balancer(o, snap, &snap->balancers[i]);
     }
     if (snap->nbalancers == 0) {
         pis_put(o, "<p class=\"sub\">No balancers.</p>\n");

@@ -9,10 +9,11 @@ use Apache::Test;
 use Apache::TestUtil;
 use Apache::TestRequest;
 use File::Path qw(make_path);
+use Time::HiRes qw(time);
 use lib 't/lib';
 use PiTest qw(status_json member wait_for);
 
-plan tests => 12, need_module 'pistats', 'pibalance', 'proxy_balancer';
+plan tests => 13, need_module 'pistats', 'pibalance', 'proxy_balancer';
 
 my $vars = Apache::Test::vars();
 my $cfg = Apache::Test::config();
@@ -84,6 +85,10 @@ ok t_cmp($ev->[0]{balancer}, $B, 'of its balancer');
 ok t_cmp(abs(($ev->[0]{time} // 0) - $t0) < 120 ? 1 : 0, 1,
          'with the time it happened');
 
+# Drained for a few seconds at least, so that the chart's drained period
+# (whole seconds) is seen whatever the machine's speed.
+my $drained_at = $ev->[0]{time} // time;
+wait_for(10, 0.2, sub { time - $drained_at >= 3 });
 set_temp('opnode1', 54);
 ok t_cmp(seen('opnode1', 54) ? 1 : 0, 1, 'opnode1 at 54 C: below the re-admit line (54.7)');
 $ev = until_event('re-admitted');
@@ -98,5 +103,7 @@ $section //= '';
 ok t_cmp($section, qr/re-admitted.*:\Q$port{opnode1}\E.*drained/s,
          'the page lists them, newest first');
 ok t_cmp($section, qr/\d\d:\d\d:\d\d UTC/, 'with times');
+ok t_cmp($html, qr/<svg class="chart"[^>]*>.*?<rect class="drained" x="[\d.]+" y="10" width="[1-9][\d.]*"/s,
+         'the chart shades the drained period');
 
 set_temp('opnode1', 50);

@@ -913,9 +913,23 @@ static void snap_html(void)
     for (p = b.data; (p = strstr(p, "<svg")) != NULL; p++) {
         svgs++;
     }
-    CHECK_INT(svgs, 6);
-    CHECK(strstr(b.data, "<polyline points=\"0,29.0 289,29.0 "
-                         "290,23.9") != NULL);
+    CHECK_INT(svgs, 3);                  /* one chart a member */
+    /* The hostile member: drained since its event at -100 s (index 200
+     * of 300, x 437.3) to now; the healthy one re-admitted at -10 s with
+     * no drain inside the window: drained from the window's start. */
+    CHECK(strstr(b.data, "<rect class=\"drained\" x=\"437.3\" y=\"10\" "
+                         "width=\"194.7\" height=\"100\">") != NULL);
+    CHECK(strstr(b.data, "<rect class=\"drained\" x=\"48.0\" y=\"10\" "
+                         "width=\"564.5\" height=\"100\">") != NULL);
+    /* pi's limits drawn and labelled; both axes and the time labelled. */
+    CHECK(strstr(b.data, "<line class=\"soft\"") != NULL);
+    CHECK(strstr(b.data, ">re-admit below 54.7 \xc2\xb0" "C</text>") != NULL);
+    CHECK(strstr(b.data, ">hard: drained above 58.0 \xc2\xb0" "C</text>")
+          != NULL);
+    CHECK(strstr(b.data, ">\xe2\x88\x92" "5 min</text>") != NULL);
+    CHECK(strstr(b.data, ">req/s</text>") != NULL);
+    CHECK(strstr(b.data, "<polyline class=\"temp\" points=\"") != NULL);
+    CHECK(strstr(b.data, "<polygon class=\"rate\" points=\"") != NULL);
 }
 
 void test_render_snap(void)
