@@ -599,7 +599,8 @@ static void head(pis_out *o, const pis_snap *s, int refresh)
 
     pis_put(o, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
                "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
-               "content=\"width=device-width,initial-scale=1\">\n");
+               "content=\"width=device-width,initial-scale=1\">\n"
+               "<link rel=\"icon\" href=\"data:,\">\n");
     if (refresh > 0) {
         pis_putf(o, "<meta http-equiv=\"refresh\" content=\"%d\">\n",
                  refresh);

@@ -700,6 +700,7 @@ const char pis_golden_html[] =
     "<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
     "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
     "\n"
+    "<link rel=\"icon\" href=\"data:,\">\n"
     "<meta http-equiv=\"refresh\" content=\"10\">\n"
     "<title>pi-status: master</title>\n"
     "<style>body{font:13px/1.35 system-ui,sans-serif;margin:.8em;color:#222}"
