@@ -199,7 +199,7 @@ static void td_heat(pis_out *o, const pis_telemetry *t, pis_fate f)
 {
     char buf[40], cls[24];
 
-    td(o, "Temp", fate_class(f, cls, sizeof(cls)),
+    td(o, "Temp", t->has_temp ? fate_class(f, cls, sizeof(cls)) : NULL,
        fmt_temp(t, buf, sizeof(buf)));
     pis_put(o, "<td data-l=\"Throttle\"");
     if (t->has_throttled) {
@@ -394,7 +394,7 @@ static void settings_line(pis_out *o, const pis_balancer_snap *b,
                "below <strong>");
     put_dc(o, b->hard_dc - b->hyst_dc);
     pis_putf(o, "</strong> &middot; throttled &times;%.2f &middot; slow start "
-             "%.0f s &middot; estimate decay %.0f s &middot; ",
+             "%g s &middot; estimate decay %g s &middot; ",
              b->throttle_factor, b->slowstart_s, b->decay_s);
     if (probe_s > 0 && isfinite(probe_s)) {
         pis_putf(o, "probe every %.1f s (stale after %.1f s)", probe_s,
