@@ -11,7 +11,7 @@ set -eu
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
       zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev zstd brotli
       autoconf make gcc curl perl procps openssl
-      clang libclang-rt-14-dev prometheus
+      clang libclang-rt-14-dev prometheus chromium
       debhelper dpkg-dev fakeroot lintian"
 BENCH_PKGS="wrk haproxy nginx-light"
 
@@ -22,6 +22,28 @@ case "${1:-}" in
     *) echo "usage: $0 [bench|valgrind]" >&2; exit 2 ;;
 esac
 
+# The browser test (t/pistats/browser.t) drives Debian's chromium (in
+# PKGS) with the npm package puppeteer-core, pinned, installed into
+# build/browser/ (never a browser download: PUPPETEER_SKIP_DOWNLOAD).
+# Without node and npm the test skips.
+PUPPETEER_VERSION=24.43.1
+browser_driver() {
+    dir="$(cd "$(dirname "$0")" && pwd)/browser"
+    pkg="$dir/node_modules/puppeteer-core/package.json"
+    if [ -f "$pkg" ] && grep -q "\"version\": \"$PUPPETEER_VERSION\"" "$pkg"; then
+        return 0
+    fi
+    if ! command -v npm >/dev/null; then
+        echo "setup-deps: no npm: t/pistats/browser.t will skip" >&2
+        return 0
+    fi
+    echo "setup-deps: installing puppeteer-core $PUPPETEER_VERSION into $dir"
+    mkdir -p "$dir"
+    PUPPETEER_SKIP_DOWNLOAD=1 npm install --prefix "$dir" --no-save \
+        --no-audit --no-fund --loglevel=error \
+        "puppeteer-core@$PUPPETEER_VERSION" >/dev/null
+}
+
 missing=""
 for p in $PKGS; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null \
@@ -29,7 +51,10 @@ for p in $PKGS; do
         missing="$missing $p"
     fi
 done
-[ -z "$missing" ] && exit 0
+if [ -z "$missing" ]; then
+    browser_driver
+    exit 0
+fi
 
 if [ "$(id -u)" -ne 0 ]; then
     echo "setup-deps: missing Debian packages:$missing" >&2
@@ -51,4 +76,5 @@ case " $missing " in
             systemctl disable --now prometheus >/dev/null 2>&1 || true
         fi ;;
 esac
+browser_driver
 echo "setup-deps: done"

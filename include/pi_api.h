@@ -70,6 +70,36 @@ APR_DECLARE_OPTIONAL_FN(int, pis_get_member_tel,
                         (server_rec *s, proxy_balancer *b, proxy_worker *w,
                          pi_member_tel *out));
 
+/* An event of a balancer's member (or of the offload), for the recent
+ * events of /pi-status: mod_pibalance posts one at each state change it
+ * logs (once, whichever child sees it first).  Kinds are numbers of the
+ * contract, never reused. */
+#define PI_EVENT_VERSION 1
+#define PI_EVENT_DRAINED      1    /* above the hard limit */
+#define PI_EVENT_READMITTED   2    /* below hard - hysteresis again */
+#define PI_EVENT_THROTTLED    3    /* the firmware throttles */
+#define PI_EVENT_UNTHROTTLED  4
+#define PI_EVENT_STALE        5    /* telemetry missing or stale */
+#define PI_EVENT_FRESH        6    /* telemetry back */
+#define PI_EVENT_FAILED       7    /* mod_proxy stopped using it */
+#define PI_EVENT_BACK         8    /* usable again */
+#define PI_EVENT_OFFLOAD      9    /* the offload's level changed */
+typedef struct {
+    pi_stamp stamp;
+    int kind;                      /* PI_EVENT_* */
+    int has_temp;
+    int temp_dc;                   /* tenths of C */
+    const char *balancer;          /* NULL for the offload */
+    const char *member;            /* NULL for the offload */
+    const char *detail;            /* short words, or NULL */
+} pi_event;
+
+/* Records *ev (copied; strings truncated) with the time of the call.
+ * Returns 0, or -1 when it is not stamped as above or no ring exists.
+ * Lock-free, allocates nothing, never blocks: callable under the
+ * balancer's mutex. */
+APR_DECLARE_OPTIONAL_FN(int, pis_post_event, (const pi_event *ev));
+
 /* ---- offered by mod_pibalance ---------------------------------------- */
 
 /* What lbmethod "pi" makes of a member, for /pi-status. */
@@ -148,5 +178,31 @@ APR_DECLARE_OPTIONAL_FN(int, pib_deflate_counters, (pi_deflate_counts *out));
 typedef void pi_answer_fn(void *baton);
 APR_DECLARE_OPTIONAL_FN(int, pib_watch_upgrade_answer,
                         (request_rec *r, pi_answer_fn *fn, void *baton));
+
+/* The settings that decide a member's fate under lbmethod "pi", for
+ * /pi-status: balancer b's PiBalance* values, merged (its <Proxy>
+ * section over its server over the defaults), and the offload's level
+ * there. */
+#define PI_BALANCER_SETTINGS_VERSION 1
+typedef struct {
+    pi_stamp stamp;
+    int soft_dc, hard_dc;          /* PiBalanceThermal, tenths of C */
+    int hyst_dc;                   /* re-admitted below hard - hyst */
+    double floor;                  /* thermal factor at the hard limit */
+    double throttle_factor;        /* weight factor while throttled */
+    double slowstart_s;            /* ramp of a returning member */
+    double decay_s;                /* time constant of the estimate */
+    int deflate_on;                /* PiBalanceDeflate at the balancer */
+    int deflate_level;             /* PiBalanceDeflateLevel there */
+    int deflate_level_now;         /* after PiBalanceDeflateAdaptive:
+                                    * 0 = not compressing */
+} pi_balancer_settings;
+
+/* Fills *out for balancer b (of server s).  Returns 0, or -1 when b does
+ * not use lbmethod "pi" (or *out is not stamped as above).  Allocates
+ * nothing, never blocks. */
+APR_DECLARE_OPTIONAL_FN(int, pib_get_balancer_settings,
+                        (server_rec *s, proxy_balancer *b,
+                         pi_balancer_settings *out));
 
 #endif /* PI_API_H */

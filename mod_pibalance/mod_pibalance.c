@@ -18,6 +18,7 @@
 #include "pib_counts.h"
 #include "pib_lbconf.h"
 #include "pib_log.h"
+#include "pib_settings.h"
 #include "pib_state.h"
 
 module AP_MODULE_DECLARE_DATA pibalance_module;
@@ -66,6 +67,7 @@ static void pib_register_hooks(apr_pool_t *p)
     pib_upstream_register(p);
     pib_adapt_register(p);
     pib_counts_register(p);
+    pib_settings_register(p);
 }
 
 AP_DECLARE_MODULE(pibalance) = {

@@ -27,6 +27,7 @@
 #include "pib_public.h"
 #include "pib_adapt.h"
 #include "pib_adapt_glue.h"
+#include "pib_event.h"
 #include "pib_deflate_conf.h"
 
 APLOG_USE_MODULE(pibalance);
@@ -98,7 +99,7 @@ static int pib_sample_temp(const pib_adapt_conf *c)
 static void pib_sample(const pib_adapt_conf *c, server_rec *s)
 {
     int busy = pib_sample_cpu(c), temp = pib_sample_temp(c);
-    char temp_txt[24] = "unknown";
+    char temp_txt[24] = "unknown", what[44];
     pib_adapt_state cur = (pib_adapt_state)apr_atomic_read32(
                               &pib_adapt_st->state);
     pib_adapt_state next = pib_adapt_step(cur, busy, temp, c);
@@ -119,6 +120,10 @@ static void pib_sample(const pib_adapt_conf *c, server_rec *s)
                  "(cpu %d%% busy, temperature %s)",
                  pib_adapt_name(cur), pib_adapt_name(next), busy,
                  temp_txt);
+    apr_snprintf(what, sizeof(what), "%s -> %s (cpu %d%%)",
+                 pib_adapt_name(cur), pib_adapt_name(next), busy);
+    pib_event(PI_EVENT_OFFLOAD, NULL, NULL, temp >= 0,
+              temp >= 0 ? pi_mc_to_dc(temp) : 0, what);
 }
 
 int pib_adapt_level_now(int configured, server_rec *s)

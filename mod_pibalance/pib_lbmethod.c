@@ -45,6 +45,7 @@
 #include "util_filter.h"
 #include "mod_proxy.h"
 
+#include "pib_event.h"
 #include "pib_lbconf.h"
 #include "pib_lbmethod.h"
 #include "pib_log.h"
@@ -67,6 +68,7 @@ int pib_lbmethod_bind(void)
 {
     get_best = APR_RETRIEVE_OPTIONAL_FN(proxy_balancer_get_best_worker);
     get_info = APR_RETRIEVE_OPTIONAL_FN(pis_get_member_tel);
+    pib_event_bind();
     proxy_mod = ap_find_linked_module("mod_proxy.c");
     return get_best != NULL;
 }
@@ -108,11 +110,12 @@ static int forget_failures(pib_mstate *st)
 }
 
 /* Applies the telemetry's state changes to st, logging each once. */
-static void transitions(server_rec *s, const proxy_worker *w,
-                        pib_mstate *st, const pib_tel *tel,
-                        const pib_view *v, uint32_t now)
+static void transitions(server_rec *s, const proxy_balancer *b,
+                        const proxy_worker *w, pib_mstate *st,
+                        const pib_tel *tel, const pib_view *v, uint32_t now)
 {
-    char temp[24];
+    char temp[24], bits[24];
+    const char *bal = b->s->name, *name = w->s->name_ex;
 
     fmt_temp(tel, temp, sizeof(temp));
     /* stale: 0 never fresh yet (silent), 1 fresh, 2 stale since */
@@ -127,23 +130,32 @@ static void transitions(server_rec *s, const proxy_worker *w,
             ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(12100)
                          "pi: %s telemetry back%s", w->s->name_ex,
                          forgot ? ": failures forgotten, slow start" : "");
+            pib_event(PI_EVENT_FRESH, bal, name, tel->has_temp,
+                      tel->temp_dc, forgot ? "slow start" : NULL);
         }
     }
     else if (cas32(&st->stale, 1, 2)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10203)
                      "pi: %s telemetry missing or stale: thermal factor"
                      " 1", w->s->name_ex);
+        pib_event(PI_EVENT_STALE, bal, name, 0, 0, "thermal factor 1");
     }
     if (cas32(&st->throttled, !v->throttled, v->throttled)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10204)
                      "pi: %s %s at %s C (throttle bits 0x%lx)",
                      w->s->name_ex, v->throttled ? "throttled"
                      : "no longer throttled", temp, tel->throttled);
+        apr_snprintf(bits, sizeof(bits), "bits 0x%lx", tel->throttled);
+        pib_event(v->throttled ? PI_EVENT_THROTTLED : PI_EVENT_UNTHROTTLED,
+                  bal, name, tel->has_temp, tel->temp_dc, bits);
     }
     if (cas32(&st->drained, !v->drained, v->drained)) {
         ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10201)
                      "pi: %s %s at %s C", w->s->name_ex,
                      v->drained ? "drained" : "re-admitted", temp);
+        pib_event(v->drained ? PI_EVENT_DRAINED : PI_EVENT_READMITTED, bal,
+                  name, tel->has_temp, tel->temp_dc,
+                  v->drained ? NULL : "slow start");
         if (!v->drained) {
             pib_ms_start_ramp(st, now);
         }
@@ -186,7 +198,7 @@ static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
     member_tel(s, b, w, tel);
     pib_view_from_tel(t, tel, st ? (int)pib_ms_drained(st) : 0, v);
     if (st != NULL && st_update) {
-        transitions(s, w, st, tel, v, now);
+        transitions(s, b, w, st, tel, v, now);
     }
     if (st != NULL && (began = pib_ms_ramp_began(st)) != 0) {
         v->ramp = pib_ramp(t, (double)pi_age_ms(now, began) / 1000.0);
@@ -213,11 +225,17 @@ static void watch_returns(proxy_balancer *b, pib_mstate *states,
             continue;
         }
         if (down && pib_ms_note_down(st)) {
+            pib_event(PI_EVENT_FAILED, b->s->name, w->s->name_ex, 0, 0,
+                      PROXY_WORKER_IS_DRAINING(w) ? "draining (Drn)"
+                      : (w->s->status & PROXY_WORKER_IN_ERROR) ? "in error"
+                      : "disabled or stopped");
             continue;                   /* newly down */
         }
         if (cas32(&st->down, 1, 0)) {
             forget_failures(st);
             pib_ms_start_ramp(st, now);
+            pib_event(PI_EVENT_BACK, b->s->name, w->s->name_ex, 0, 0,
+                      "slow start");
             ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
                          "pi: %s usable again: slow start", w->s->name_ex);
         }

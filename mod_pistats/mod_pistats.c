@@ -10,6 +10,7 @@
 #include "mod_status.h"
 
 #include "pis_config.h"
+#include "pis_event_shm.h"
 #include "pis_handler.h"
 #include "pis_log.h"
 #include "pis_probe.h"
@@ -63,6 +64,7 @@ static int pis_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     if (ap_find_linked_module("mod_proxy.c") == NULL) {
         return OK;                     /* a node: telemetry only */
     }
+    pis_events_setup(s);
     if (pis_shm_setup(pconf, s, pis_conf_max_members(pis_srv(s)))
         != APR_SUCCESS) {
         return OK;                     /* logged; serve without stats */
@@ -96,6 +98,7 @@ static void pis_register_hooks(apr_pool_t *p)
                       APR_HOOK_MIDDLE);
     pis_track_register(p);
     pis_public_register();
+    pis_events_register();
 }
 
 AP_DECLARE_MODULE(pistats) = {

@@ -16,6 +16,7 @@ static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_counters) *get_counts;
 static APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch_answer;
+static APR_OPTIONAL_FN_TYPE(pib_get_balancer_settings) *get_settings;
 
 static int get_member_tel(server_rec *s, proxy_balancer *b,
                           proxy_worker *w, pi_member_tel *out)
@@ -65,6 +66,7 @@ void pis_public_bind(void)
     get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
     get_counts = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_counters);
     watch_answer = APR_RETRIEVE_OPTIONAL_FN(pib_watch_upgrade_answer);
+    get_settings = APR_RETRIEVE_OPTIONAL_FN(pib_get_balancer_settings);
 }
 
 int pis_watch_upgrade_answer(request_rec *r, pi_answer_fn *fn, void *baton)
@@ -132,4 +134,43 @@ void pis_deflate_counts(pis_snap *snap)
         snap->deflate_coding[k][1] = c.coding_bytes_in[k];
         snap->deflate_coding[k][2] = c.coding_bytes_out[k];
     }
+}
+
+void pis_fill_settings(server_rec *s, proxy_balancer *b,
+                       pis_balancer_snap *bs)
+{
+    pi_balancer_settings st;
+
+    memset(&st, 0, sizeof(st));
+    PI_STAMP_INIT(&st, PI_BALANCER_SETTINGS_VERSION);
+    bs->has_settings = 0;
+    if (get_settings == NULL || get_settings(s, b, &st) != 0) {
+        return;
+    }
+    bs->has_settings = 1;
+    bs->soft_dc = st.soft_dc;
+    bs->hard_dc = st.hard_dc;
+    bs->hyst_dc = st.hyst_dc;
+    bs->floor = st.floor;
+    bs->throttle_factor = st.throttle_factor;
+    bs->slowstart_s = st.slowstart_s;
+    bs->decay_s = st.decay_s;
+    bs->deflate_on = st.deflate_on;
+    bs->deflate_level = st.deflate_level;
+    bs->deflate_level_now = st.deflate_level_now;
+}
+
+void pis_deflate_adaptive(pis_snap *snap)
+{
+    pi_deflate_state st;
+
+    memset(&st, 0, sizeof(st));
+    PI_STAMP_INIT(&st, PI_DEFLATE_STATE_VERSION);
+    if (get_deflate == NULL || get_deflate(&st) != 0) {
+        return;
+    }
+    snap->has_adaptive = 1;
+    snap->adaptive_on = st.adaptive;
+    snap->adaptive_name = st.name ? st.name : "full";
+    snap->adaptive_changes = st.changes;
 }

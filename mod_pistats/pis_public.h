@@ -24,6 +24,15 @@ const char *pis_deflate_state(apr_pool_t *p);
  * mod_pibalance). */
 void pis_deflate_counts(pis_snap *snap);
 
+/* The settings of balancer b (of server s) into bs (has_settings 0
+ * unless it uses lbmethod "pi" of a loaded mod_pibalance). */
+void pis_fill_settings(server_rec *s, proxy_balancer *b,
+                       pis_balancer_snap *bs);
+
+/* The offload's adaptive state into snap (has_adaptive 0 without
+ * mod_pibalance). */
+void pis_deflate_adaptive(pis_snap *snap);
+
 /* fn(baton) once the node answers a request asking for an upgrade (the
  * 101 passes the connection's filters): through mod_pibalance's filter
  * when it is loaded, else this module's own copy.  Returns 0 or -1. */

@@ -71,4 +71,11 @@ void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh);
 void pis_render_spark_rate(pis_out *o, const uint32_t *req, unsigned n);
 void pis_render_spark_temp(pis_out *o, const int16_t *dc, unsigned n);
 
+/* A member's chart (pis_render_chart.c): temperature over the last
+ * PIS_HISTORY_S seconds with b's limits (when it has settings) and the
+ * drained and throttled periods the events of s show, and the request
+ * rate on the same time axis; axes labelled.  One inline <svg>. */
+void pis_render_chart(pis_out *o, const pis_snap *s,
+                      const pis_balancer_snap *b, const pis_member_snap *m);
+
 #endif /* PIS_RENDER_H */

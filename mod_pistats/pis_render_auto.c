@@ -18,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "pis_fate.h"
 #include "pis_render.h"
 
 #define PIS_UNKNOWN "unknown"
@@ -120,6 +121,7 @@ static void member_probe(pis_out *o, const char *prefix,
     kv_str(o, prefix, "ProbeError", m->probe_error ? m->probe_error
                                                    : "none");
     kv_str(o, prefix, "Severity", severity_name(m->severity));
+    kv_str(o, prefix, "Fate", pis_fate_name(pis_fate_of(m)));
 }
 
 static void member_traffic(pis_out *o, const char *prefix,
@@ -168,6 +170,26 @@ static void member(pis_out *o, unsigned b, unsigned w,
     member_probe(o, prefix, m);
 }
 
+/* What decides the members' fate (lbmethod "pi" only). */
+static void settings(pis_out *o, const char *prefix,
+                     const pis_balancer_snap *bs)
+{
+    if (!bs->has_settings) {
+        return;
+    }
+    kv_fix(o, prefix, "ThermalSoftC", bs->soft_dc / 10.0, 1);
+    kv_fix(o, prefix, "ThermalHardC", bs->hard_dc / 10.0, 1);
+    kv_fix(o, prefix, "ReadmitBelowC", (bs->hard_dc - bs->hyst_dc) / 10.0,
+           1);
+    kv_fix(o, prefix, "ThermalFloor", bs->floor, 2);
+    kv_fix(o, prefix, "ThrottleFactor", bs->throttle_factor, 2);
+    kv_fix(o, prefix, "SlowStartS", bs->slowstart_s, 1);
+    kv_fix(o, prefix, "DecayS", bs->decay_s, 1);
+    kv_u64(o, prefix, "Deflate", bs->deflate_on ? 1 : 0);
+    kv_fix(o, prefix, "DeflateLevel", bs->deflate_level, 0);
+    kv_fix(o, prefix, "DeflateLevelNow", bs->deflate_level_now, 0);
+}
+
 static void balancer(pis_out *o, unsigned b, const pis_balancer_snap *bs)
 {
     char prefix[32];
@@ -177,6 +199,7 @@ static void balancer(pis_out *o, unsigned b, const pis_balancer_snap *bs)
     kv_str(o, prefix, "Name", bs->name);
     kv_str(o, prefix, "VirtualHost", bs->vhost);
     kv_str(o, prefix, "Method", bs->lbmethod);
+    settings(o, prefix, bs);
     kv_u64(o, prefix, "Workers", bs->nmembers);
     for (w = 0; w < bs->nmembers; w++) {
         member(o, b, w, &bs->members[w]);
@@ -198,6 +221,11 @@ void pis_render_snap_auto(pis_out *o, const pis_snap *snap)
         kv_u64(o, "", "DeflateTrickled", snap->deflate_trickled);
         kv_u64(o, "", "DeflateCompressorWaits", snap->deflate_waits);
         deflate_codings(o, snap);
+    }
+    if (snap->has_adaptive) {
+        kv_u64(o, "", "DeflateAdaptive", snap->adaptive_on ? 1 : 0);
+        kv_str(o, "", "DeflateAdaptiveState", snap->adaptive_name);
+        kv_u64(o, "", "DeflateAdaptiveChanges", snap->adaptive_changes);
     }
     kv_u64(o, "", "Balancers", snap->nbalancers);
     for (b = 0; b < snap->nbalancers; b++) {

@@ -4,72 +4,97 @@
  * no scripts, no external assets; a meta refresh when asked.  Layout:
  *
  *   h1   pi-status: <node>          server version, uptime, probe, deflate
+ *   legend                          the fates (pis_fate.h), in words
  *   table                           the server's own telemetry
- *   per balancer: h2 name, vhost, lbmethod, then one row per member:
- *     member | state | factor | [weight | thermal] | in flight |
- *     req/s 1s 10s 60s | total | errors | p50 p95 p99 | in | out | saved |
- *     temperature | throttle | telemetry age | req/s plot | temp plot
+ *   per balancer: h2 name, vhost, lbmethod, then one <tbody> per member:
+ *     a row: member | state | weight | temperature | throttle |
+ *            telemetry age | in flight | req/s 1/10/60 s | total |
+ *            errors | p50/p95/p99 ms | in, out, saved
+ *     a row under it: the member's plots, the table's full width
+ *
+ * Width: 12 short columns fit a 1366-px laptop; below 820 px the tables
+ * become one card per member (every cell a line, labelled by its
+ * data-l attribute), so a 390-px phone reads it without scrolling
+ * sideways.  Long names break anywhere rather than widen the page.
+ *
+ * Colour: one rule (pis_fate.h) gives the state badge, the temperature
+ * cell and the card's edge the same class st-<fate>; the fate's name is
+ * always written too, and the legend says what each means.
  *
  * Every string from a node or the configuration goes through
  * pis_put_html (text and attributes alike).  Unknown values show as an
- * en dash.  Colours come from the member's severity (CSS classes sev-*);
- * stale telemetry is highlighted.
+ * en dash.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "pis_fate.h"
 #include "pis_render.h"
+#include "pis_slot.h"
 
 #define PIS_DASH "\xe2\x80\x93"     /* en dash: unknown */
 
 static const char pis_css[] =
-    "body{font:13px/1.35 system-ui,sans-serif;margin:1em;color:#222}"
+    "body{font:13px/1.35 system-ui,sans-serif;margin:.8em;color:#222}"
     "h1{font-size:1.4em;margin:0}h2{font-size:1.1em;margin:1.2em 0 .3em}"
-    ".sub{color:#666;font-weight:normal;font-size:.9em}"
-    "table{border-collapse:collapse}"
+    "h1,h2,.sub{overflow-wrap:anywhere}"
+    ".sub{color:#555;font-weight:normal;font-size:.9em}"
+    "table{border-collapse:collapse;margin:.3em 0}"
     "th,td{padding:2px 6px;border-bottom:1px solid #ddd;"
-    "text-align:right;white-space:nowrap}"
+    "text-align:right;vertical-align:top;white-space:nowrap}"
+    "td.name,td.l{white-space:normal}"
     "th{background:#f3f3f3;font-weight:600}.l{text-align:left}"
-    ".sev-ok{background:#dfd}.sev-warn{background:#fe9}"
-    ".sev-crit{background:#f99}.sev-unknown{color:#888}"
-    ".stale{background:#fc8;font-weight:bold}.err{color:#b00}"
-    ".off{color:#888}.sub small{color:#888}"
-    "svg.spark{width:150px;height:24px;vertical-align:middle;"
-    "background:#f8f8f8}"
-    "svg polyline{fill:none;stroke:#36c;stroke-width:1.5;"
-    "stroke-linecap:round;vector-effect:non-scaling-stroke}"
-    "svg.temp polyline{stroke:#c52}"
-    ".ymax{display:inline-block;min-width:4em;font-size:10px;color:#666}";
+    "td.name{text-align:left;max-width:16em;overflow-wrap:anywhere}"
+    "tbody.m{border-left:6px solid #ccc}"
+    "tr.plots td{text-align:left;border-bottom:2px solid #bbb;"
+    "white-space:normal}"
+    ".st{display:inline-block;padding:0 .4em;border-radius:3px;"
+    "font-weight:600;border:1px solid #888}"
+    ".st-ok:not(tbody){background:#d4f0d4}"
+    ".st-warm:not(tbody){background:#ffd966}"
+    ".st-throttled:not(tbody){background:#ff9e5e}"
+    ".st-drained:not(tbody){background:#d9c8f5}"
+    ".st-stale:not(tbody){background:#e4e4e4;font-style:italic}"
+    ".st-failed:not(tbody){background:#f7a1a1}"
+    "tbody.st-ok{border-left-color:#4a4}tbody.st-warm{border-left-color:#d90}"
+    "tbody.st-throttled{border-left-color:#e60}"
+    "tbody.st-drained{border-left-color:#75c}"
+    "tbody.st-stale{border-left-color:#999}"
+    "tbody.st-failed{border-left-color:#c00}"
+    ".legend{margin:.4em 0;line-height:1.9}"
+    ".legend span.st{margin-right:.2em}.legend i{margin-right:.8em;"
+    "font-style:normal;color:#555}"
+    ".err{color:#b00}.off{color:#777}"
+    "svg.chart{width:100%;max-width:760px;height:auto;display:block}"
+    "svg.chart .frame{fill:none;stroke:#bbb}"
+    "svg.chart .tick{stroke:#e4e4e4}"
+    "svg.chart .drained{fill:#d9c8f5}svg.chart .throttled{fill:#ffc9a3}"
+    "svg.chart polyline.temp{fill:none;stroke:#c52;stroke-width:2}"
+    "svg.chart polygon.rate{fill:#9bc1ee;stroke:#36c;stroke-width:1}"
+    "svg.chart line.soft{stroke:#d90;stroke-dasharray:6 3}"
+    "svg.chart line.hard{stroke:#c00;stroke-dasharray:6 3}"
+    "svg.chart line.readmit{stroke:#75c;stroke-dasharray:2 3}"
+    "svg.chart text{font-size:10px;fill:#444}"
+    ".chartkey{font-size:.85em;color:#555}"
+    "@media (max-width:820px){"
+    "table.cards,table.cards tbody,table.cards tr,table.cards td"
+    "{display:block;width:auto;max-width:none}"
+    "table.cards thead{display:none}"
+    "table.cards tbody{margin:0 0 .8em;border:1px solid #ccc;"
+    "border-left-width:6px}"
+    "table.cards td{text-align:left;border:0;padding:1px 6px}"
+    "table.cards td[data-l]:before{content:attr(data-l) \": \";"
+    "color:#555}}";
 
-static const char *sev_class(pis_severity s)
+/* <td data-l="label" class="cls">text</td>, text escaped; NULL text is
+ * a dash, NULL cls none.  label names the cell on a phone's card. */
+static void td(pis_out *o, const char *label, const char *cls,
+               const char *text)
 {
-    switch (s) {
-    case PIS_SEV_OK: return "sev-ok";
-    case PIS_SEV_WARN: return "sev-warn";
-    case PIS_SEV_CRIT: return "sev-crit";
-    default: return "sev-unknown";
-    }
-}
-
-/* The server's own severity (the snapshot has none for it): the same
- * limits as pis_snap.h states for members. */
-static pis_severity self_severity(const pis_telemetry *t)
-{
-    if (!t->has_temp) {
-        return PIS_SEV_UNKNOWN;
-    }
-    if (t->temp_dc >= 800 || (t->has_throttled && (t->throttled & 0x6))) {
-        return PIS_SEV_CRIT;
-    }
-    return t->temp_dc >= 700 ? PIS_SEV_WARN : PIS_SEV_OK;
-}
-
-/* <td class="cls">text</td>, text escaped; NULL text is a dash. */
-static void td(pis_out *o, const char *cls, const char *text)
-{
-    pis_put(o, "<td");
+    pis_putf(o, "<td data-l=\"%s\"", label);
     if (cls != NULL) {
         pis_put(o, " class=\"");
         pis_put_html(o, cls);
@@ -80,25 +105,39 @@ static void td(pis_out *o, const char *cls, const char *text)
     pis_put(o, "</td>");
 }
 
-/* A double with `digits` decimals; a dash when negative or not finite. */
-static void td_num(pis_out *o, double v, int digits)
+/* A double with `digits` decimals into buf; NULL when negative or not
+ * finite (unknown). */
+static const char *fmt_num(double v, int digits, char *buf, size_t size)
 {
-    char buf[40];
-
     if (!isfinite(v) || v < 0) {
-        td(o, NULL, NULL);
-        return;
+        return NULL;
     }
-    snprintf(buf, sizeof(buf), "%.*f", digits, v);
-    td(o, NULL, buf);
+    snprintf(buf, size, "%.*f", digits, v);
+    return buf;
 }
 
-static void td_u64(pis_out *o, uint64_t v)
+/* "a / b / c" of three numbers, each a dash when unknown. */
+static void td_three(pis_out *o, const char *label, const double *v,
+                     double scale, int digits)
+{
+    char buf[3][40], out[140];
+    const char *s[3];
+    unsigned i;
+
+    for (i = 0; i < 3; i++) {
+        s[i] = fmt_num(v[i] / scale, digits, buf[i], sizeof(buf[i]));
+    }
+    snprintf(out, sizeof(out), "%s / %s / %s", s[0] ? s[0] : PIS_DASH,
+             s[1] ? s[1] : PIS_DASH, s[2] ? s[2] : PIS_DASH);
+    td(o, label, NULL, out);
+}
+
+static void td_u64(pis_out *o, const char *label, uint64_t v)
 {
     char buf[24];
 
     snprintf(buf, sizeof(buf), "%" PRIu64, v);
-    td(o, NULL, buf);
+    td(o, label, NULL, buf);
 }
 
 /* 1536 -> "1.5 KiB". */
@@ -116,14 +155,6 @@ static void fmt_bytes(uint64_t v, char *buf, size_t size)
         d /= 1024;
     }
     snprintf(buf, size, "%.1f %s", d, unit[u]);
-}
-
-static void td_bytes(pis_out *o, uint64_t v)
-{
-    char buf[32];
-
-    fmt_bytes(v, buf, sizeof(buf));
-    td(o, NULL, buf);
 }
 
 /* "48.3 °C" or NULL. */
@@ -157,13 +188,20 @@ static const char *throttle_words(const pis_telemetry *t)
     return t->throttled ? "earlier" : "no";
 }
 
-/* Temperature and throttle cells, coloured by severity. */
-static void td_heat(pis_out *o, const pis_telemetry *t, pis_severity sev)
+static const char *fate_class(pis_fate f, char *buf, size_t size)
 {
-    char buf[40];
+    snprintf(buf, size, "st-%s", pis_fate_name(f));
+    return buf;
+}
 
-    td(o, sev_class(sev), fmt_temp(t, buf, sizeof(buf)));
-    pis_putf(o, "<td class=\"%s\"", sev_class(sev));
+/* Temperature (coloured by the fate) and throttle cells. */
+static void td_heat(pis_out *o, const pis_telemetry *t, pis_fate f)
+{
+    char buf[40], cls[24];
+
+    td(o, "Temp", t->has_temp ? fate_class(f, cls, sizeof(cls)) : NULL,
+       fmt_temp(t, buf, sizeof(buf)));
+    pis_put(o, "<td data-l=\"Throttle\"");
     if (t->has_throttled) {
         pis_putf(o, " title=\"0x%lx\"", t->throttled);
     }
@@ -176,7 +214,8 @@ static void td_heat(pis_out *o, const pis_telemetry *t, pis_severity sev)
  * the last probe error under it. */
 static void td_age(pis_out *o, const pis_member_snap *m)
 {
-    pis_put(o, m->tel_stale ? "<td class=\"stale\">" : "<td>");
+    pis_put(o, m->tel_stale ? "<td data-l=\"Telemetry\" class=\"st-stale\">"
+                            : "<td data-l=\"Telemetry\">");
     if (!m->probed) {
         pis_put(o, "not probed");
     }
@@ -198,7 +237,7 @@ static void td_age(pis_out *o, const pis_member_snap *m)
 /* Member URL, route and node name. */
 static void td_member(pis_out *o, const pis_member_snap *m)
 {
-    pis_put(o, "<td class=\"l\">");
+    pis_put(o, "<td data-l=\"Member\" class=\"name\">");
     pis_put_html(o, m->name ? m->name : PIS_DASH);
     if (m->route != NULL && m->route[0]) {
         pis_put(o, " <span class=\"sub\">route ");
@@ -213,106 +252,173 @@ static void td_member(pis_out *o, const pis_member_snap *m)
     pis_put(o, "</td>");
 }
 
-static void td_state(pis_out *o, const pis_member_snap *m, int weights)
+/* The fate as a badge, then mod_proxy's flags and the loadfactor. */
+static void td_state(pis_out *o, const pis_member_snap *m, pis_fate f)
 {
-    char buf[32];
+    char cls[24];
 
-    td(o, m->usable ? "l" : "l off", m->state);
-    snprintf(buf, sizeof(buf), "%d.%02d", m->lbfactor / 100,
+    pis_putf(o, "<td data-l=\"State\" class=\"l\"><span class=\"st %s\">",
+             fate_class(f, cls, sizeof(cls)));
+    pis_put(o, pis_fate_name(f));
+    if (m->has_weight && m->thermal_state != NULL && m->thermal_state[0]
+        && strcmp(m->thermal_state, pis_fate_name(f)) != 0) {
+        pis_put(o, " (");
+        pis_put_html(o, m->thermal_state);
+        pis_put(o, ")");
+    }
+    pis_put(o, m->usable ? "</span><br><span class=\"sub\">"
+                         : "</span><br><span class=\"sub off\">");
+    pis_put_html(o, m->state ? m->state : PIS_DASH);
+    pis_putf(o, " &middot; factor %d.%02d</span></td>", m->lbfactor / 100,
              (m->lbfactor < 0 ? -m->lbfactor : m->lbfactor) % 100);
-    td(o, NULL, buf);
-    if (!weights) {
-        return;
-    }
-    if (!m->has_weight) {
-        td(o, NULL, NULL);
-        td(o, NULL, NULL);
-        return;
-    }
-    td_num(o, m->weight, 2);
-    td(o, "l", m->thermal_state);
+}
+
+static void td_weight(pis_out *o, const pis_member_snap *m)
+{
+    char buf[40];
+
+    td(o, "Weight", NULL,
+       m->has_weight ? fmt_num(m->weight, 2, buf, sizeof(buf)) : NULL);
 }
 
 static void td_traffic(pis_out *o, const pis_member_snap *m)
 {
     char title[96];
     uint64_t errors = m->status_class[4] + m->proxy_errors;
+    double rates[3], pct[3];
 
-    td_u64(o, m->inflight);
-    td_num(o, m->rate1, 1);
-    td_num(o, m->rate10, 1);
-    td_num(o, m->rate60, 1);
-    td_u64(o, m->requests);
+    td_u64(o, "In flight", m->inflight);
+    rates[0] = m->rate1;
+    rates[1] = m->rate10;
+    rates[2] = m->rate60;
+    td_three(o, "Req/s 1/10/60 s", rates, 1, 1);
+    td_u64(o, "Total", m->requests);
     snprintf(title, sizeof(title), "5xx from the node %" PRIu64
              ", proxy errors %" PRIu64, m->status_class[4],
              m->proxy_errors);
-    pis_put(o, errors ? "<td class=\"err\" title=\"" : "<td title=\"");
+    pis_put(o, errors ? "<td data-l=\"Errors\" class=\"err\" title=\""
+                      : "<td data-l=\"Errors\" title=\"");
     pis_put_html(o, title);
     pis_putf(o, "\">%" PRIu64 "</td>", errors);
-    td_num(o, m->p50_us / 1000, 1);
-    td_num(o, m->p95_us / 1000, 1);
-    td_num(o, m->p99_us / 1000, 1);
+    pct[0] = m->p50_us;
+    pct[1] = m->p95_us;
+    pct[2] = m->p99_us;
+    td_three(o, "p50/p95/p99 ms", pct, 1000, 1);
 }
 
 /* In, out, and what compression saved (in - out, when positive). */
 static void td_volume(pis_out *o, const pis_member_snap *m)
 {
-    char buf[48], pct[16];
+    char in[32], out[32], saved[48], cell[128];
 
-    td_bytes(o, m->bytes_in);
-    td_bytes(o, m->bytes_out);
+    fmt_bytes(m->bytes_in, in, sizeof(in));
+    fmt_bytes(m->bytes_out, out, sizeof(out));
     if (m->bytes_in <= m->bytes_out) {
-        td(o, NULL, NULL);
-        return;
+        snprintf(cell, sizeof(cell), "%s / %s", in, out);
     }
-    fmt_bytes(m->bytes_in - m->bytes_out, buf, sizeof(buf));
-    snprintf(pct, sizeof(pct), " (%.0f%%)",
-             100.0 * (double)(m->bytes_in - m->bytes_out)
-             / (double)m->bytes_in);
-    strcat(buf, pct);
-    td(o, NULL, buf);
+    else {
+        fmt_bytes(m->bytes_in - m->bytes_out, saved, sizeof(saved));
+        snprintf(cell, sizeof(cell), "%s / %s, saved %s (%.0f%%)", in, out,
+                 saved, 100.0 * (double)(m->bytes_in - m->bytes_out)
+                        / (double)m->bytes_in);
+    }
+    td(o, "In / out", NULL, cell);
 }
 
-static void member_row(pis_out *o, const pis_member_snap *m, int weights)
+#define PIS_MEMBER_COLS 12
+
+/* The member's plots, under its row, the table's full width. */
+static void plots_row(pis_out *o, const pis_snap *s,
+                      const pis_balancer_snap *b, const pis_member_snap *m)
 {
-    pis_put(o, "<tr>");
-    td_member(o, m);
-    td_state(o, m, weights);
-    td_traffic(o, m);
-    td_volume(o, m);
-    td_heat(o, &m->tel, m->severity);
-    td_age(o, m);
-    pis_put(o, "<td class=\"l\">");
-    pis_render_spark_rate(o, m->req_hist, PIS_HISTORY_S);
-    pis_put(o, "</td><td class=\"l\">");
-    pis_render_spark_temp(o, m->temp_hist, PIS_HISTORY_S);
+    pis_putf(o, "<tr class=\"plots\"><td colspan=\"%d\">",
+             PIS_MEMBER_COLS);
+    pis_render_chart(o, s, b, m);
     pis_put(o, "</td></tr>\n");
 }
 
-static void table_head(pis_out *o, int weights)
+static void member_rows(pis_out *o, const pis_snap *s,
+                        const pis_balancer_snap *b, const pis_member_snap *m)
 {
-    pis_put(o, "<table>\n<tr><th class=\"l\">Member</th>"
-               "<th class=\"l\">State</th><th>Factor</th>");
-    if (weights) {
-        pis_put(o, "<th>Weight</th><th class=\"l\">Thermal</th>");
-    }
-    pis_put(o, "<th>In flight</th><th>Req/s 1 s</th><th>10 s</th>"
-               "<th>60 s</th><th>Total</th><th>Errors</th>"
-               "<th>p50 ms</th><th>p95 ms</th><th>p99 ms</th>"
-               "<th>In</th><th>Out</th><th>Saved</th>"
-               "<th>Temp</th><th>Throttle</th><th>Telemetry</th>"
-               "<th class=\"l\">Req/s, 5 min</th>"
-               "<th class=\"l\">Temp, 5 min</th></tr>\n");
+    pis_fate f = pis_fate_of(m);
+    char cls[24];
+
+    pis_putf(o, "<tbody class=\"m %s\"><tr>",
+             fate_class(f, cls, sizeof(cls)));
+    td_member(o, m);
+    td_state(o, m, f);
+    td_weight(o, m);
+    td_heat(o, &m->tel, f);
+    td_age(o, m);
+    td_traffic(o, m);
+    td_volume(o, m);
+    pis_put(o, "</tr>\n");
+    plots_row(o, s, b, m);
+    pis_put(o, "</tbody>\n");
 }
 
-static void balancer(pis_out *o, const pis_balancer_snap *b)
+static void table_head(pis_out *o)
+{
+    pis_put(o, "<table class=\"cards\">\n<thead><tr>"
+               "<th class=\"l\">Member</th><th class=\"l\">State</th>"
+               "<th>Weight</th><th>Temp</th><th>Throttle</th>"
+               "<th>Telemetry</th><th>In flight</th>"
+               "<th>Req/s 1/10/60 s</th><th>Total</th><th>Errors</th>"
+               "<th>p50/p95/p99 ms</th><th>In / out</th></tr></thead>\n");
+}
+
+/* "72.5 °C" of tenths of a degree. */
+static void put_dc(pis_out *o, int dc)
+{
+    char num[24];
+
+    pi_format_dc(dc, num, sizeof(num));
+    pis_put(o, num);
+    pis_put(o, " \xc2\xb0" "C");
+}
+
+/* The settings that decide the members' fate (lbmethod "pi"), in the
+ * words of the directives' effects. */
+static void settings_line(pis_out *o, const pis_balancer_snap *b,
+                          double probe_s)
+{
+    if (!b->has_settings) {
+        return;
+    }
+    pis_put(o, "<p class=\"sub settings\">Weight falls above <strong>");
+    put_dc(o, b->soft_dc);
+    pis_put(o, "</strong> (soft limit) to ");
+    pis_putf(o, "%.2f at <strong>", b->floor);
+    put_dc(o, b->hard_dc);
+    pis_put(o, "</strong> (hard limit: drained above) &middot; re-admitted "
+               "below <strong>");
+    put_dc(o, b->hard_dc - b->hyst_dc);
+    pis_putf(o, "</strong> &middot; throttled &times;%.2f &middot; slow start "
+             "%g s &middot; estimate decay %g s &middot; ",
+             b->throttle_factor, b->slowstart_s, b->decay_s);
+    if (probe_s > 0 && isfinite(probe_s)) {
+        pis_putf(o, "probe every %.1f s (stale after %.1f s)", probe_s,
+                 PIS_TEL_STALE_INTERVALS * probe_s);
+    }
+    else {
+        pis_put(o, "no probe");
+    }
+    if (b->deflate_on) {
+        pis_putf(o, " &middot; offload level %d, now %d%s",
+                 b->deflate_level, b->deflate_level_now,
+                 b->deflate_level_now == 0 ? " (not compressing)" : "");
+    }
+    else {
+        pis_put(o, " &middot; offload off");
+    }
+    pis_put(o, "</p>\n");
+}
+
+static void balancer(pis_out *o, const pis_snap *s,
+                     const pis_balancer_snap *b)
 {
     unsigned i;
-    int weights = 0;
 
-    for (i = 0; i < b->nmembers; i++) {
-        weights |= b->members[i].has_weight;
-    }
     pis_put(o, "<h2>");
     pis_put_html(o, b->name ? b->name : PIS_DASH);
     pis_put(o, " <span class=\"sub\">vhost ");
@@ -320,11 +426,116 @@ static void balancer(pis_out *o, const pis_balancer_snap *b)
     pis_put(o, ", lbmethod ");
     pis_put_html(o, b->lbmethod ? b->lbmethod : PIS_DASH);
     pis_put(o, "</span></h2>\n");
-    table_head(o, weights);
+    settings_line(o, b, s->probe_interval_s);
+    table_head(o);
     for (i = 0; i < b->nmembers; i++) {
-        member_row(o, &b->members[i], weights);
+        member_rows(o, s, b, &b->members[i]);
     }
     pis_put(o, "</table>\n");
+}
+
+/* The fates in words, with their colours. */
+static void legend(pis_out *o)
+{
+    unsigned f;
+
+    pis_put(o, "<p class=\"legend\">");
+    for (f = 0; f < PIS_FATE_COUNT; f++) {
+        pis_putf(o, "<span class=\"st st-%s\">%s</span><i>%s</i>",
+                 pis_fate_name((pis_fate)f), pis_fate_name((pis_fate)f),
+                 pis_fate_meaning((pis_fate)f));
+    }
+    pis_put(o, "</p>\n");
+}
+
+#define PIS_EVENTS_SHOWN 20
+
+/* "23:41:07 UTC" of a wall-clock second. */
+static void fmt_clock(uint32_t t, char *buf, size_t size)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+
+    if (gmtime_r(&tt, &tm) == NULL) {
+        snprintf(buf, size, "%" PRIu32, t);
+        return;
+    }
+    strftime(buf, size, "%H:%M:%S UTC", &tm);
+}
+
+/* The event's fate colour: the state it put the member in. */
+static const char *event_class(int kind)
+{
+    switch (kind) {
+    case PIS_EV_DRAINED: return "st-drained";
+    case PIS_EV_THROTTLED: return "st-throttled";
+    case PIS_EV_STALE: return "st-stale";
+    case PIS_EV_FAILED: return "st-failed";
+    case PIS_EV_OFFLOAD: return NULL;
+    default: return "st-ok";
+    }
+}
+
+static void event_row(pis_out *o, const pis_event *e, double now)
+{
+    char buf[48], age[32];
+    const char *cls = event_class(e->kind);
+
+    fmt_clock(e->time_s, buf, sizeof(buf));
+    pis_put(o, "<tr>");
+    td(o, "Time", "l", buf);
+    snprintf(age, sizeof(age), "%.0f s ago",
+             now > e->time_s ? now - e->time_s : 0.0);
+    td(o, "Ago", NULL, age);
+    pis_put(o, "<td data-l=\"Event\" class=\"l\">");
+    if (cls != NULL) {
+        pis_putf(o, "<span class=\"st %s\">", cls);
+    }
+    pis_put(o, pis_event_name(e->kind));
+    pis_put(o, cls != NULL ? "</span></td>" : "</td>");
+    pis_put(o, "<td data-l=\"Member\" class=\"name\">");
+    pis_put_html(o, e->member[0] ? e->member : "offload");
+    if (e->balancer[0]) {
+        pis_put(o, " <span class=\"sub\">");
+        pis_put_html(o, e->balancer);
+        pis_put(o, "</span>");
+    }
+    pis_put(o, "</td>");
+    if (e->temp_dc != PIS_EVENT_NO_TEMP) {
+        pi_format_dc(e->temp_dc, buf, sizeof(buf) - 8);
+        strcat(buf, " \xc2\xb0" "C");
+        td(o, "Temp", NULL, buf);
+    }
+    else {
+        td(o, "Temp", NULL, NULL);
+    }
+    td(o, "Detail", "l", e->detail[0] ? e->detail : NULL);
+    pis_put(o, "</tr>\n");
+}
+
+/* Recent events, newest first (the snapshot has them so). */
+static void events(pis_out *o, const pis_snap *s)
+{
+    unsigned i;
+
+    pis_put(o, "<h2 id=\"events\">Recent events</h2>\n");
+    if (s->nevents == 0) {
+        pis_put(o, "<p class=\"sub\">None since the server started.</p>\n");
+        return;
+    }
+    pis_put(o, "<table class=\"cards events\">\n<thead><tr>"
+               "<th class=\"l\">Time</th><th>Ago</th>"
+               "<th class=\"l\">Event</th><th class=\"l\">Member</th>"
+               "<th>Temp</th><th class=\"l\">Detail</th></tr></thead>\n"
+               "<tbody>\n");
+    for (i = 0; i < s->nevents && i < PIS_EVENTS_SHOWN; i++) {
+        event_row(o, &s->events[i], s->now);
+    }
+    pis_put(o, "</tbody></table>\n");
+    if (s->nevents > PIS_EVENTS_SHOWN) {
+        pis_putf(o, "<p class=\"sub\">%u more in ?json.</p>\n",
+                 s->nevents - PIS_EVENTS_SHOWN);
+    }
 }
 
 /* 93784 -> "1d 2h 3m". */
@@ -366,26 +577,30 @@ static void self_table(pis_out *o, const pis_telemetry *t)
 {
     char buf[40];
 
-    pis_put(o, "<table>\n<tr><th>Temp</th><th>Throttle</th>"
-               "<th>Load 1 min</th><th>CPUs</th><th>Memory available</th>"
-               "<th>Node uptime</th></tr>\n<tr>");
-    td_heat(o, t, self_severity(t));
+    pis_put(o, "<table class=\"cards\">\n<thead><tr><th>Temp</th>"
+               "<th>Throttle</th><th>Load 1 min</th><th>CPUs</th>"
+               "<th>Memory available</th><th>Node uptime</th></tr>"
+               "</thead>\n<tbody><tr>");
+    td_heat(o, t, pis_fate_of_self(t));
     pi_format_fixed(t->load1_c, 2, buf, sizeof(buf));
-    td(o, NULL, t->has_load ? buf : NULL);
+    td(o, "Load 1 min", NULL, t->has_load ? buf : NULL);
     snprintf(buf, sizeof(buf), "%ld", t->cpus);
-    td(o, NULL, t->has_cpus ? buf : NULL);
+    td(o, "CPUs", NULL, t->has_cpus ? buf : NULL);
     fmt_bytes((uint64_t)t->mem_kb * 1024, buf, sizeof(buf));
-    td(o, NULL, t->has_mem ? buf : NULL);
+    td(o, "Memory available", NULL, t->has_mem ? buf : NULL);
     fmt_uptime(t->uptime_s, buf, sizeof(buf));
-    td(o, NULL, t->has_uptime ? buf : NULL);
-    pis_put(o, "</tr>\n</table>\n");
+    td(o, "Node uptime", NULL, t->has_uptime ? buf : NULL);
+    pis_put(o, "</tr></tbody>\n</table>\n");
 }
 
 static void head(pis_out *o, const pis_snap *s, int refresh)
 {
     const char *node = s->self.node[0] ? s->self.node : PIS_DASH;
 
-    pis_put(o, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n");
+    pis_put(o, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+               "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+               "content=\"width=device-width,initial-scale=1\">\n"
+               "<link rel=\"icon\" href=\"data:,\">\n");
     if (refresh > 0) {
         pis_putf(o, "<meta http-equiv=\"refresh\" content=\"%d\">\n",
                  refresh);
@@ -405,12 +620,14 @@ void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh)
 
     head(o, snap, refresh);
     server_line(o, snap);
+    legend(o);
     self_table(o, &snap->self);
     for (i = 0; i < snap->nbalancers; i++) {
-        balancer(o, &snap->balancers[i]);
+        balancer(o, snap, &snap->balancers[i]);
     }
     if (snap->nbalancers == 0) {
         pis_put(o, "<p class=\"sub\">No balancers.</p>\n");
     }
+    events(o, snap);
     pis_put(o, "</body></html>\n");
 }

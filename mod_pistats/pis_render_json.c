@@ -21,6 +21,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "pis_fate.h"
 #include "pis_render.h"
 
 #define PIS_JSON_DEPTH 12          /* this document nests 8 deep */
@@ -264,7 +265,31 @@ static void put_member(pis_jw *w, const pis_member_snap *m)
     jw_bool(w, "telemetry_stale", m->tel_stale);
     jw_str(w, "probe_error", m->probe_error);
     jw_str(w, "severity", severity_name(m->severity));
+    jw_str(w, "fate", pis_fate_name(pis_fate_of(m)));
     put_history(w, m);
+    jw_close(w, "}");
+}
+
+/* What decides the members' fate (lbmethod "pi" only). */
+static void put_settings(pis_jw *w, const pis_balancer_snap *b)
+{
+    if (!b->has_settings) {
+        return;
+    }
+    jw_key(w, "settings");
+    jw_open(w, "{", 0);
+    jw_num(w, "soft_limit_c", 1, b->soft_dc / 10.0);
+    jw_num(w, "hard_limit_c", 1, b->hard_dc / 10.0);
+    jw_num(w, "readmit_below_c", 1, (b->hard_dc - b->hyst_dc) / 10.0);
+    jw_num(w, "thermal_floor", 1, b->floor);
+    jw_num(w, "throttle_factor", 1, b->throttle_factor);
+    jw_num(w, "slow_start_s", 1, b->slowstart_s);
+    jw_num(w, "decay_s", 1, b->decay_s);
+    jw_bool(w, "deflate", b->deflate_on);
+    jw_u64(w, "deflate_level", (uint64_t)(b->deflate_level < 0 ? 0
+                                          : b->deflate_level));
+    jw_u64(w, "deflate_level_now", (uint64_t)(b->deflate_level_now < 0
+                                              ? 0 : b->deflate_level_now));
     jw_close(w, "}");
 }
 
@@ -276,6 +301,7 @@ static void put_balancer(pis_jw *w, const pis_balancer_snap *b)
     jw_str(w, "name", b->name);
     jw_str(w, "vhost", b->vhost);
     jw_str(w, "lbmethod", b->lbmethod);
+    put_settings(w, b);
     jw_key(w, "members");
     jw_open(w, "[", 1);
     for (i = 0; i < b->nmembers; i++) {
@@ -323,7 +349,38 @@ static void put_server(pis_jw *w, const pis_snap *s)
         deflate_codings(w, s);
         jw_close(w, "}");
     }
+    if (s->has_adaptive) {
+        jw_key(w, "deflate_adaptive");
+        jw_open(w, "{", 0);
+        jw_bool(w, "enabled", s->adaptive_on);
+        jw_str(w, "state", s->adaptive_name);
+        jw_u64(w, "changes", s->adaptive_changes);
+        jw_close(w, "}");
+    }
     jw_close(w, "}");
+}
+
+/* Recent events, newest first. */
+static void put_events(pis_jw *w, const pis_snap *s)
+{
+    unsigned i;
+
+    jw_key(w, "events");
+    jw_open(w, "[", 1);
+    for (i = 0; i < s->nevents; i++) {
+        const pis_event *e = &s->events[i];
+
+        jw_open(w, "{", 0);
+        jw_num(w, "time", 1, e->time_s + e->time_ms / 1000.0);
+        jw_str(w, "event", pis_event_name(e->kind));
+        jw_str(w, "balancer", e->balancer[0] ? e->balancer : NULL);
+        jw_str(w, "member", e->member[0] ? e->member : NULL);
+        jw_num(w, "temperature_c", e->temp_dc != PIS_EVENT_NO_TEMP,
+               e->temp_dc / 10.0);
+        jw_str(w, "detail", e->detail[0] ? e->detail : NULL);
+        jw_close(w, "}");
+    }
+    jw_close(w, "]");
 }
 
 void pis_render_snap_json(pis_out *o, const pis_snap *snap)
@@ -341,6 +398,7 @@ void pis_render_snap_json(pis_out *o, const pis_snap *snap)
         put_balancer(&w, &snap->balancers[i]);
     }
     jw_close(&w, "]");
+    put_events(&w, snap);
     jw_close(&w, "}");
     pis_put(o, "\n");
 }

@@ -17,6 +17,7 @@
  *                                          | gauge     | member, percentile
  *   pistats_member_response_time_ewma_seconds  gauge   | member
  *   pistats_member_lbfactor, _weight, _usable  gauge   | member
+ *   pistats_member_thermal_state           | gauge     | member, state
  *   pistats_member_telemetry_age_seconds, _stale gauge | member
  *   pistats_node_info                      | gauge     | [member,] node
  *   pistats_node_temperature_celsius, _throttled_flags, _throttled,
@@ -28,6 +29,12 @@
  *                                          | counter   | -
  *   pistats_deflate_coding_responses_total, _coding_in_bytes_total,
  *   _coding_out_bytes_total                | counter   | coding
+ *   pistats_balancer_thermal_limit_celsius | gauge     | balancer, limit
+ *   pistats_balancer_thermal_floor, _throttle_factor,
+ *   _slow_start_seconds                    | gauge     | balancer
+ *   pistats_balancer_deflate_level         | gauge     | balancer, level
+ *   pistats_deflate_adaptive_state         | gauge     | state
+ *   pistats_deflate_adaptive_changes_total | counter   | -
  *
  * "member" is balancer="balancer://x",member="http://..." (the scope and
  * server labels of HAProxy's exporter, the balancer/worker pair of
@@ -157,6 +164,18 @@ static void get_weight(const pis_member_snap *m, unsigned i, pis_pval *v)
     v->known = v->known && m->has_weight;
 }
 
+static const char *const pis_tstates[] = { "ok", "ramping", "warm",
+                                           "throttled", "drained", "stale",
+                                           "silent" };
+
+/* 1 for the state lbmethod "pi" gives the member, 0 for the others. */
+static void get_tstate(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    set_u(v, m->thermal_state != NULL
+             && strcmp(m->thermal_state, pis_tstates[i]) == 0);
+    v->known = m->has_weight;
+}
+
 static void get_usable(const pis_member_snap *m, unsigned i, pis_pval *v)
 {
     (void)i;
@@ -262,6 +281,9 @@ static const pis_family pis_state[] = {
     { "pistats_member_weight", "gauge",
       "Effective weight given by mod_pibalance, loadfactor units.",
       NULL, NULL, 1, get_weight, NULL },
+    { "pistats_member_thermal_state", "gauge",
+      "1 for the state lbmethod pi gives the member, 0 for the others.",
+      "state", pis_tstates, 7, get_tstate, NULL },
     { "pistats_member_usable", "gauge",
       "1 when mod_proxy may send requests to the member.",
       NULL, NULL, 1, get_usable, NULL },
@@ -518,6 +540,117 @@ static void deflate_counts(pis_out *o, const pis_snap *s)
     deflate_codings(o, s);
 }
 
+/* {balancer="..."[,vhost=".."][,xk="xv"]} for balancer settings. */
+static void bal_labels(pis_out *o, const pis_balancer_snap *b,
+                       const char *xk, const char *xv)
+{
+    int n = 0;
+
+    label(o, &n, "balancer", b->name ? b->name : "");
+    if (b->name_shared) {
+        label(o, &n, "vhost", b->vhost ? b->vhost : "");
+    }
+    if (xk != NULL) {
+        label(o, &n, xk, xv);
+    }
+    pis_put(o, "} ");
+}
+
+static void bal_sample(pis_out *o, const char *name,
+                       const pis_balancer_snap *b, const char *xk,
+                       const char *xv, double d)
+{
+    pis_pval v;
+
+    set_d(&v, d, 0);
+    if (!v.known) {
+        return;
+    }
+    pis_put(o, name);
+    bal_labels(o, b, xk, xv);
+    value(o, &v);
+}
+
+/* The settings that decide members' fate, per balancer using "pi". */
+static void balancer_settings(pis_out *o, const pis_snap *s)
+{
+    static const struct {
+        const char *name, *help;
+    } fam[] = {
+        { "pistats_balancer_thermal_limit_celsius",
+          "PiBalanceThermal limits: soft (weight falls above), hard "
+          "(drained above), readmit (a drained member comes back below)." },
+        { "pistats_balancer_thermal_floor",
+          "Thermal factor at the hard limit." },
+        { "pistats_balancer_throttle_factor",
+          "Weight factor while the firmware throttles a member." },
+        { "pistats_balancer_slow_start_seconds",
+          "Seconds a returning member ramps up." },
+        { "pistats_balancer_deflate_level",
+          "Offload compression level: configured, and now (after "
+          "PiBalanceDeflateAdaptive; 0 = not compressing)." },
+    };
+    unsigned f, i;
+
+    for (f = 0; f < PIS_NELTS(fam); f++) {
+        header(o, fam[f].name, "gauge", fam[f].help);
+        for (i = 0; i < s->nbalancers; i++) {
+            const pis_balancer_snap *b = &s->balancers[i];
+
+            if (!b->has_settings) {
+                continue;
+            }
+            switch (f) {
+            case 0:
+                bal_sample(o, fam[f].name, b, "limit", "soft",
+                           b->soft_dc / 10.0);
+                bal_sample(o, fam[f].name, b, "limit", "hard",
+                           b->hard_dc / 10.0);
+                bal_sample(o, fam[f].name, b, "limit", "readmit",
+                           (b->hard_dc - b->hyst_dc) / 10.0);
+                break;
+            case 1:
+                bal_sample(o, fam[f].name, b, NULL, NULL, b->floor);
+                break;
+            case 2:
+                bal_sample(o, fam[f].name, b, NULL, NULL,
+                           b->throttle_factor);
+                break;
+            case 3:
+                bal_sample(o, fam[f].name, b, NULL, NULL, b->slowstart_s);
+                break;
+            default:
+                if (b->deflate_on) {
+                    bal_sample(o, fam[f].name, b, "level", "configured",
+                               b->deflate_level);
+                    bal_sample(o, fam[f].name, b, "level", "now",
+                               b->deflate_level_now);
+                }
+            }
+        }
+    }
+}
+
+/* PiBalanceDeflateAdaptive's state, server-wide. */
+static void deflate_adaptive(pis_out *o, const pis_snap *s)
+{
+    static const char *const states[] = { "full", "reduced", "off" };
+    unsigned i;
+
+    header(o, "pistats_deflate_adaptive_state", "gauge",
+           "1 for the offload's adaptive compression state, 0 for the "
+           "others (full when PiBalanceDeflateAdaptive is off).");
+    for (i = 0; i < PIS_NELTS(states); i++) {
+        pis_putf(o, "pistats_deflate_adaptive_state{state=\"%s\"} %d\n",
+                 states[i], s->adaptive_name != NULL
+                            && strcmp(s->adaptive_name, states[i]) == 0);
+    }
+    header(o, "pistats_deflate_adaptive_changes_total", "counter",
+           "Changes of the adaptive compression state since start-up.");
+    pis_putf(o, "pistats_deflate_adaptive_changes_total %u\n",
+             s->adaptive_changes);
+}
+
 void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
 {
     families(o, snap, pis_traffic, PIS_NELTS(pis_traffic));
@@ -530,6 +663,10 @@ void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
              snap->uptime_s);
     if (snap->has_deflate_counts) {
         deflate_counts(o, snap);
+    }
+    balancer_settings(o, snap);
+    if (snap->has_adaptive) {
+        deflate_adaptive(o, snap);
     }
 }
 

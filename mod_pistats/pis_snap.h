@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "pis_event.h"
 #include "pis_hist.h"
 #include "pis_telemetry.h"
 
@@ -78,6 +79,16 @@ typedef struct {
                                     * Off): pis_snap_mark_shared() */
     unsigned nmembers;
     pis_member_snap *members;
+
+    /* What decides its members' fate, from mod_pibalance when the
+     * balancer uses lbmethod "pi" (has_settings 0 otherwise). */
+    int has_settings;
+    int soft_dc, hard_dc;          /* PiBalanceThermal, tenths of C */
+    int hyst_dc;                   /* re-admitted below hard - hyst */
+    double floor, throttle_factor, slowstart_s, decay_s;
+    int deflate_on;                /* the offload compresses here */
+    int deflate_level;             /* configured */
+    int deflate_level_now;         /* after adapting; 0: not compressing */
 } pis_balancer_snap;
 
 typedef struct {
@@ -92,11 +103,17 @@ typedef struct {
     uint64_t deflate_coding[PIS_NCODINGS][3];
                                    /*   [gzip, br, zstd][responses, bytes
                                     *   in, bytes out] */
+    int has_adaptive;              /* the offload's adaptive state: */
+    int adaptive_on;               /*   PiBalanceDeflateAdaptive On */
+    const char *adaptive_name;     /*   "full", "reduced", "off" */
+    unsigned adaptive_changes;     /*   changes since start-up */
     double now;                    /* seconds since the epoch */
     uint64_t uptime_s;             /* since the server started */
     double probe_interval_s;       /* 0 when no probe runs */
     unsigned nbalancers;
     pis_balancer_snap *balancers;
+    unsigned nevents;              /* recent events, newest first */
+    const pis_event *events;
 } pis_snap;
 
 #endif /* PIS_SNAP_H */

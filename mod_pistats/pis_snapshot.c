@@ -10,6 +10,7 @@
 #include "mod_proxy.h"
 
 #include "pis_config.h"
+#include "pis_event_shm.h"
 #include "pis_probe.h"
 #include "pis_render.h"
 #include "pis_public.h"
@@ -178,6 +179,7 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
         fill_member(r, apr_array_push(members), b, w,
                     pis_shm_slot(r->pool, s, b, w), interval_s);
     }
+    pis_fill_settings(s, b, bs);
     if (pis_shm_table() != NULL) {
         add_runtime_members(r, s, b, members, interval_s);
     }
@@ -210,6 +212,7 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
           / APR_USEC_PER_SEC : 0;
     snap->deflate_state = pis_deflate_state(r->pool);
     pis_deflate_counts(snap);
+    pis_deflate_adaptive(snap);
     if (ap_find_linked_module("mod_proxy.c") != NULL) {
         for (s = ap_server_conf; s != NULL; s = s->next) {
             if (!shown_from(r->server, s)) {
@@ -227,6 +230,13 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
                 }
             }
         }
+    }
+    if (pis_events_ring() != NULL) {
+        pis_event *ev = apr_palloc(r->pool, PIS_EVENT_N * sizeof(*ev));
+
+        snap->nevents = pis_event_recent(pis_events_ring(), ev,
+                                         PIS_EVENT_N);
+        snap->events = ev;
     }
     snap->nbalancers = (unsigned)bal->nelts;
     snap->balancers = (pis_balancer_snap *)bal->elts;

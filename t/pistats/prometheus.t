@@ -46,7 +46,7 @@ for my $line (split /\n/, $prom) {
     push @node_labelled, $line
         if $name ne 'pistats_node_info' && grep { $_ eq 'node' } @keys;
     push @other_labels, $line
-        if grep { !/^(balancer|member|node|le|code|window|percentile|codec|coding)$/ } @keys;
+        if grep { !/^(balancer|member|node|le|code|window|percentile|codec|coding|state|limit|level)$/ } @keys;
 }
 ok t_cmp(join("\n", @node_labelled), '',
          'no series but pistats_node_info carries the node name');

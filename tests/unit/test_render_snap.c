@@ -43,6 +43,7 @@ static void big_emit(void *ctx, const char *s, size_t n)
 static pis_member_snap fx_members[3];
 static pis_balancer_snap fx_balancers[2];
 static pis_snap fx;
+static pis_event fx_events[2];
 
 static void fx_healthy(pis_member_snap *m)
 {
@@ -157,6 +158,17 @@ static const pis_snap *fixture(void)
     fx_balancers[0].lbmethod = "pi";
     fx_balancers[0].nmembers = 2;
     fx_balancers[0].members = &fx_members[0];
+    fx_balancers[0].has_settings = 1;      /* lbmethod pi's settings */
+    fx_balancers[0].soft_dc = 550;
+    fx_balancers[0].hard_dc = 580;
+    fx_balancers[0].hyst_dc = 33;
+    fx_balancers[0].floor = 0.1;
+    fx_balancers[0].throttle_factor = 0.5;
+    fx_balancers[0].slowstart_s = 30;
+    fx_balancers[0].decay_s = 10;
+    fx_balancers[0].deflate_on = 1;
+    fx_balancers[0].deflate_level = 6;
+    fx_balancers[0].deflate_level_now = 1;
     fx_balancers[1].name = "balancer://tomcat";
     fx_balancers[1].vhost = "master.example:8080";
     fx_balancers[1].lbmethod = "byrequests";
@@ -185,11 +197,21 @@ static const pis_snap *fixture(void)
     fx.deflate_coding[2][0] = 1;            /* zstd */
     fx.deflate_coding[2][1] = 51660;
     fx.deflate_coding[2][2] = 8211;
+    fx.has_adaptive = 1;
+    fx.adaptive_on = 1;
+    fx.adaptive_name = "reduced";
+    fx.adaptive_changes = 2;
     fx.now = 1700000000.25;
     fx.uptime_s = 93784;
     fx.probe_interval_s = 2;
     fx.nbalancers = 2;
     fx.balancers = fx_balancers;
+    pis_event_make(&fx_events[0], PIS_EV_READMITTED, 1699999990, 500,
+                   546, "balancer://pis", "http://10.0.0.11:8080", NULL);
+    pis_event_make(&fx_events[1], PIS_EV_DRAINED, 1699999900, 0, 580,
+                   "balancer://pis", "http://10.0.0.12/<b>\"x\"", NULL);
+    fx.nevents = 2;
+    fx.events = fx_events;
     return &fx;
 }
 
@@ -695,6 +717,13 @@ static void snap_auto(void)
     CHECK(strstr(b.data, "Injected") && !strstr(b.data, "\nInjected"));
     CHECK(strstr(b.data, "ProxyBalancer[1]Worker[0]P50ms: unknown\n"));
     CHECK(strstr(b.data, "ProxyBalancer[1]Worker[0]Rate1s: unknown\n"));
+    /* What decides the fate: pi's balancer only. */
+    CHECK(strstr(b.data, "ProxyBalancer[0]ThermalSoftC: 55.0\n"));
+    CHECK(strstr(b.data, "ProxyBalancer[0]ReadmitBelowC: 54.7\n"));
+    CHECK(strstr(b.data, "ProxyBalancer[0]DeflateLevelNow: 1\n"));
+    CHECK(!strstr(b.data, "ProxyBalancer[1]ThermalSoftC"));
+    CHECK(strstr(b.data, "\nDeflateAdaptiveState: reduced\n"));
+    CHECK(strstr(b.data, "ProxyBalancer[0]Worker[0]Fate: warm\n"));
 }
 
 /* Counts the entries of the JSON array after `key` (numbers or null). */
@@ -729,6 +758,15 @@ static void snap_json(void)
                          "\\ufffd\\ufffd\"") != NULL);
     CHECK(strstr(b.data, "\"garbage: <x>\\r\\nInjected: 1\"") != NULL);
     CHECK(strstr(b.data, "{\"le\":\"+Inf\",\"count\":3}") != NULL);
+    CHECK(strstr(b.data, "\"settings\":{\"soft_limit_c\":55,"
+                         "\"hard_limit_c\":58,\"readmit_below_c\":54.7")
+          != NULL);
+    CHECK(strstr(b.data, "\"deflate_adaptive\":{\"enabled\":true,"
+                         "\"state\":\"reduced\",\"changes\":2}") != NULL);
+    CHECK(strstr(b.data, "\"fate\":\"warm\"") != NULL);
+    CHECK(strstr(b.data, "\"events\":[\n  {\"time\":1699999990.5,"
+                         "\"event\":\"re-admitted\",\"balancer\":"
+                         "\"balancer://pis\"") != NULL);
     for (p = b.data; (p = strstr(p, "\"requests\":[")) != NULL; p++) {
         CHECK_INT(json_array_len(p, "\"requests\":["), PIS_HISTORY_S);
         CHECK_INT(json_array_len(p, "\"temperature_c\":["), PIS_HISTORY_S);
@@ -777,6 +815,17 @@ static void snap_prom(void)
     CHECK(strstr(b.data, "le=\"0.002154\"") != NULL);
     CHECK(strstr(b.data, "member=\"ajp://10.0.0.13:8009\",window=\"1s\"")
           == NULL);
+    CHECK(strstr(b.data, "pistats_member_thermal_state{balancer=\"balancer"
+                         "://pis\",member=\"http://10.0.0.11:8080\","
+                         "state=\"warm\"} 1\n") != NULL);
+    CHECK(strstr(b.data, "pistats_balancer_thermal_limit_celsius{balancer="
+                         "\"balancer://pis\",limit=\"readmit\"} 54.7\n")
+          != NULL);
+    CHECK(strstr(b.data, "balancer://tomcat\",limit") == NULL);
+    CHECK(strstr(b.data, "pistats_deflate_adaptive_state{state=\"reduced\"}"
+                         " 1\n") != NULL);
+    CHECK(strstr(b.data, "pistats_balancer_deflate_level{balancer=\"balancer"
+                         "://pis\",level=\"now\"} 1\n") != NULL);
 }
 
 /* Series keys ("name{labels}") that occur twice in an exposition. */
@@ -847,15 +896,49 @@ static void snap_html(void)
                          "&quot;&#39;") != NULL);
     CHECK(strstr(b.data, "<b>") == NULL);
     CHECK(strstr(b.data, "content=\"10\"") != NULL);
-    CHECK(strstr(b.data, "class=\"stale\"") != NULL);
-    CHECK(strstr(b.data, "class=\"sev-crit\"") != NULL);
+    CHECK(strstr(b.data, "class=\"st-stale\"") != NULL);
+    /* One colour rule: the warm member's temperature is warm, not green,
+     * whatever 70 C says; the member in error is failed. */
+    CHECK(strstr(b.data, "<tbody class=\"m st-warm\">") != NULL);
+    CHECK(strstr(b.data, "class=\"st-warm\">72.3 ") != NULL);
+    CHECK(strstr(b.data, "<span class=\"st st-warm\">warm</span>")
+          != NULL);
+    CHECK(strstr(b.data, "<span class=\"st st-failed\">failed "
+                         "(drained)</span>") != NULL);
+    CHECK(strstr(b.data, "@media (max-width:820px)") != NULL);
+    CHECK(strstr(b.data, "sev-") == NULL);
+    CHECK(strstr(b.data, "Weight falls above <strong>55.0 \xc2\xb0" "C</strong>")
+          != NULL);
+    CHECK(strstr(b.data, "re-admitted below <strong>54.7 \xc2\xb0" "C</strong>")
+          != NULL);
+    CHECK(strstr(b.data, "offload level 6, now 1") != NULL);
+    /* Recent events, newest first, with times. */
+    p = strstr(b.data, "<h2 id=\"events\">");
+    CHECK(p != NULL && strstr(p, "re-admitted") != NULL
+          && strstr(p, "re-admitted") < strstr(p, ">drained<"));
+    CHECK(strstr(b.data, "<td data-l=\"Time\" class=\"l\">22:13:10 UTC"
+                         "</td><td data-l=\"Ago\">10 s ago</td>") != NULL);
     CHECK(strstr(b.data, "http://") == strstr(b.data, "http://10.0.0.11"));
     for (p = b.data; (p = strstr(p, "<svg")) != NULL; p++) {
         svgs++;
     }
-    CHECK_INT(svgs, 6);
-    CHECK(strstr(b.data, "<polyline points=\"0,29.0 289,29.0 "
-                         "290,23.9") != NULL);
+    CHECK_INT(svgs, 3);                  /* one chart a member */
+    /* The hostile member: drained since its event at -100 s (index 200
+     * of 300, x 437.3) to now; the healthy one re-admitted at -10 s with
+     * no drain inside the window: drained from the window's start. */
+    CHECK(strstr(b.data, "<rect class=\"drained\" x=\"437.3\" y=\"10\" "
+                         "width=\"194.7\" height=\"100\">") != NULL);
+    CHECK(strstr(b.data, "<rect class=\"drained\" x=\"48.0\" y=\"10\" "
+                         "width=\"564.5\" height=\"100\">") != NULL);
+    /* pi's limits drawn and labelled; both axes and the time labelled. */
+    CHECK(strstr(b.data, "<line class=\"soft\"") != NULL);
+    CHECK(strstr(b.data, ">re-admit below 54.7 \xc2\xb0" "C</text>") != NULL);
+    CHECK(strstr(b.data, ">hard: drained above 58.0 \xc2\xb0" "C</text>")
+          != NULL);
+    CHECK(strstr(b.data, ">\xe2\x88\x92" "5 min</text>") != NULL);
+    CHECK(strstr(b.data, ">req/s</text>") != NULL);
+    CHECK(strstr(b.data, "<polyline class=\"temp\" points=\"") != NULL);
+    CHECK(strstr(b.data, "<polygon class=\"rate\" points=\"") != NULL);
 }
 
 void test_render_snap(void)

@@ -53,6 +53,8 @@ void test_thermal(void);
 void test_member(void);
 void test_api(void);
 void test_agent(void);
+void test_fate(void);
+void test_event(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

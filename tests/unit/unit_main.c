@@ -35,6 +35,8 @@ int main(void)
     test_member();
     test_api();
     test_agent();
+    test_fate();
+    test_event();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
