@@ -47,6 +47,7 @@
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
 #include "pib_counts.h"
+#include "pib_cache.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -293,7 +294,8 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
 {
     request_rec *r = f->r;
     const pib_deflate_conf *conf = pib_deflate_conf_get(r);
-    int level = pib_adapt_level_now(conf->level, r->server);
+    int level = pib_cache_level(r, pib_adapt_level_now(conf->level,
+                                                       r->server));
     pib_verdict v;
 
     ctx->expect = pib_body_length(r, bb);
