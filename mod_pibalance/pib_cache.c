@@ -27,6 +27,9 @@
 #include "util_filter.h"
 #include "apr_hash.h"
 #include "apr_strings.h"
+#include "apr_portable.h"
+
+#include <unistd.h>
 
 #include "pib_log.h"
 #include "pib_ae.h"
@@ -220,6 +223,141 @@ int pib_cache_level(request_rec *r, int level)
     return pib_store_level(level, store, pib_will_store(r));
 }
 
+/* ---- a stored copy that is not whole ------------------------------------
+ *
+ * PIB_CACHE_CHECK sits after mod_cache's CACHE_OUT (CONTENT_SET+2: the
+ * quick handler removes only the filters before CACHE_OUT) on requests
+ * whose key we set.  On a hit or a copy a 304 refreshed (mod_cache's
+ * "cache-hit" and "cache-revalidate" notes, set before the body is
+ * recalled) the whole stored body arrives in the first
+ * brigade, before anything went to the client.  A copy that is not whole
+ * (pib_copy_intact: its length, a gzip body's magic; a file bucket's
+ * first bytes are read with pread, so it stays a file for sendfile) is
+ * dropped: the request goes again
+ * through an internal redirect with "Cache-Control: no-cache", which
+ * mod_cache answers from the node and stores over the broken copy.  Once
+ * a request: the redirected one never checks.  mod_cache_socache loses
+ * the body of a copy a 304 refreshed (httpd 2.4.71, its store_headers
+ * and commit_entity on a recalled entry), so with it this is what keeps
+ * such a copy from ever reaching a client (docs/offload.md).
+ */
+
+#define PIB_CACHE_CHECK_FILTER "PIB_CACHE_CHECK"
+
+static apr_off_t pib_announced(request_rec *r)
+{
+    const char *cl = apr_table_get(r->headers_out, "Content-Length");
+    apr_off_t len;
+    char *end;
+
+    if (cl == NULL || apr_strtoff(&len, cl, &end, 10) != APR_SUCCESS
+        || *end != '\0' || len < 0) {
+        return -1;
+    }
+    return len;
+}
+
+/* The first 3 bytes of a file bucket, read with pread(): the bucket
+ * stays a file (sendfile) and the descriptor's offset is not moved.
+ * Returns how many were read. */
+static size_t pib_file_head(apr_bucket *e, unsigned char *head)
+{
+    apr_bucket_file *fb = e->data;
+    apr_os_file_t fd;
+    ssize_t n;
+
+    if (e->length < 3 || apr_os_file_get(&fd, fb->fd) != APR_SUCCESS) {
+        return 0;
+    }
+    n = pread(fd, head, 3, (off_t)e->start);
+    return n == 3 ? 3 : 0;
+}
+
+/* 1 when the brigade holds a whole body (EOS, every length known), with
+ * its length in *have and up to 3 of its first bytes in head (count in
+ * nhead; only from buckets in memory). */
+static int pib_whole_body(apr_bucket_brigade *bb, apr_off_t *have,
+                          unsigned char *head, size_t *nhead)
+{
+    apr_bucket *e;
+    int in_order = 1;
+
+    *have = 0;
+    *nhead = 0;
+    for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
+         e = APR_BUCKET_NEXT(e)) {
+        if (APR_BUCKET_IS_EOS(e)) {
+            return 1;
+        }
+        if (e->length == (apr_size_t)-1) {
+            return 0;
+        }
+        if (e->length == 0) {
+            continue;
+        }
+        if (in_order && *nhead == 0 && APR_BUCKET_IS_FILE(e)) {
+            *nhead = pib_file_head(e, head);
+        }
+        else if (in_order && *nhead < 3 && !APR_BUCKET_IS_FILE(e)
+                 && !APR_BUCKET_IS_METADATA(e)) {
+            const char *d;
+            apr_size_t n;
+
+            if (apr_bucket_read(e, &d, &n, APR_NONBLOCK_READ) == APR_SUCCESS) {
+                while (*nhead < 3 && n-- > 0) {
+                    head[(*nhead)++] = (unsigned char)*d++;
+                }
+            }
+        }
+        if (APR_BUCKET_IS_FILE(e)) {
+            in_order = 0;
+        }
+        *have += (apr_off_t)e->length;
+    }
+    return 0;
+}
+
+static apr_status_t pib_cache_check(ap_filter_t *f, apr_bucket_brigade *bb)
+{
+    request_rec *r = f->r;
+    const char *ce = apr_table_get(r->headers_out, "Content-Encoding");
+    unsigned char head[3];
+    size_t nhead;
+    apr_off_t have;
+
+    if (APR_BRIGADE_EMPTY(bb)) {
+        return APR_SUCCESS;
+    }
+    ap_remove_output_filter(f);
+    if ((apr_table_get(r->subprocess_env, "cache-hit") == NULL
+         && apr_table_get(r->subprocess_env, "cache-revalidate") == NULL)
+        || r->status != HTTP_OK || r->header_only
+        || !pib_whole_body(bb, &have, head, &nhead)
+        || pib_copy_intact((long long)pib_announced(r), (long long)have,
+                           ce != NULL && strcasecmp(ce, "gzip") == 0,
+                           head, nhead)) {
+        return ap_pass_brigade(f->next, bb);
+    }
+    ap_log_rerror(APLOG_MARK, APLOG_WARNING, 0, r, PIBLOGNO(12501)
+                  "deflate: the stored copy of %s is not whole (%"
+                  APR_OFF_T_FMT " bytes of %" APR_OFF_T_FMT ", %s): "
+                  "dropped, fetched again", r->unparsed_uri, have,
+                  pib_announced(r), ce ? ce : "identity");
+    apr_brigade_cleanup(bb);
+    apr_table_mergen(r->headers_in, "Cache-Control", "no-cache");
+    apr_table_unset(r->headers_out, "Content-Length");
+    ap_internal_redirect(r->unparsed_uri, r);
+    return APR_SUCCESS;
+}
+
+static void pib_cache_insert(request_rec *r)
+{
+    if (r->prev == NULL && r->main == NULL
+        && apr_table_get(r->notes, PIB_NOTE_CLIENT_AE) != NULL) {
+        ap_add_output_filter(PIB_CACHE_CHECK_FILTER, NULL, r, r->connection);
+    }
+}
+
 /* ---- start-up ----------------------------------------------------------- */
 
 static int pib_cache_post_config(apr_pool_t *pconf, apr_pool_t *plog,
@@ -255,4 +393,7 @@ void pib_cache_register(apr_pool_t *p)
     ap_hook_log_transaction(pib_cache_log, NULL, NULL,
                             APR_HOOK_REALLY_FIRST);
     ap_hook_post_config(pib_cache_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_register_output_filter(PIB_CACHE_CHECK_FILTER, pib_cache_check, NULL,
+                              AP_FTYPE_CONTENT_SET + 2);
+    ap_hook_insert_filter(pib_cache_insert, NULL, NULL, APR_HOOK_MIDDLE);
 }

@@ -36,3 +36,24 @@ int pib_zlib_level(int level)
 {
     return level > 9 ? 9 : level;
 }
+
+int pib_copy_intact(long long announced, long long have, int gzip,
+                    const unsigned char *head, size_t nhead)
+{
+    if (announced >= 0 && announced != have) {
+        return 0;
+    }
+    if (gzip && have > 0) {
+        if (nhead < 3 && (long long)nhead < have) {
+            return 1;           /* not enough seen to tell: trust it */
+        }
+        if (nhead < 3 || head[0] != 0x1f || head[1] != 0x8b
+            || head[2] != 0x08) {
+            return 0;
+        }
+    }
+    if (gzip && have == 0) {
+        return 0;               /* a gzip body is never empty */
+    }
+    return 1;
+}

@@ -47,4 +47,14 @@ int pib_store_level(int level, int store_level, int will_store);
  * libdeflate's 12). */
 int pib_zlib_level(int level);
 
+/* Is a stored copy, as the cache hands it out, whole?  announced: its
+ * Content-Length (-1 when it has none), have: the body bytes recalled,
+ * gzip: its Content-Encoding is gzip, head/nhead: its first bytes.  0
+ * (broken) when the length differs from the one announced, or a gzip body
+ * does not start with the gzip magic (1f 8b 08).  Checking the CRC would
+ * cost an inflate per hit: left out (the length catches a truncated or
+ * emptied copy, the magic one overwritten from its start). */
+int pib_copy_intact(long long announced, long long have, int gzip,
+                    const unsigned char *head, size_t nhead);
+
 #endif /* PIB_CACHEKEY_H */

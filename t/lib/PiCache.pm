@@ -2,7 +2,8 @@ package PiCache;
 # The node of t/conf/cache.conf.in (issue 18): a revalidatable page that
 # counts what it was asked.  GET /page/NAME answers an HTML page with
 # ETag "NAME-vV", Last-Modified and Cache-Control: max-age=A; A is 1 for
-# names starting with "short", else 3600; V is the content of
+# names starting with "short", else 3600 (no ETag when the name holds
+# "noetag"); V is the content of
 # PiCacheDir/NAME.ver (1 when absent).  Every request appends one line
 # to PiCacheDir/NAME.hits before answering: method, status, the
 # Accept-Encoding, If-None-Match and If-Modified-Since it received.  A
@@ -51,7 +52,8 @@ sub page {
     my $age = $name =~ /^short/ ? 1 : 3600;
     my $in = $r->headers_in;
     $r->content_type('text/html');
-    $r->headers_out->set('ETag' => qq{"$name-v$ver"});
+    $r->headers_out->set('ETag' => qq{"$name-v$ver"})
+        unless $name =~ /noetag/;
     $r->headers_out->set('Last-Modified' =>
                          'Mon, 0' . ($ver % 9 + 1) . ' Jan 2024 00:00:00 GMT');
     $r->headers_out->set('Cache-Control' => "max-age=$age");

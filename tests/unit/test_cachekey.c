@@ -64,4 +64,22 @@ void test_cachekey(void)
     CHECK_INT(pib_zlib_level(12), 9);
     CHECK_INT(pib_zlib_level(9), 9);
     CHECK_INT(pib_zlib_level(1), 1);
+
+    /* a stored copy, whole or not */
+    {
+        static const unsigned char gzh[] = { 0x1f, 0x8b, 0x08, 0x00 };
+        static const unsigned char bad[] = { 'x', 0x8b, 0x08, 0x00 };
+
+        CHECK_INT(pib_copy_intact(270, 270, 1, gzh, 4), 1);
+        CHECK_INT(pib_copy_intact(270, 0, 1, gzh, 0), 0);   /* emptied */
+        CHECK_INT(pib_copy_intact(270, 100, 1, gzh, 4), 0); /* truncated */
+        CHECK_INT(pib_copy_intact(270, 270, 1, bad, 4), 0); /* overwritten */
+        CHECK_INT(pib_copy_intact(-1, 270, 1, gzh, 4), 1);  /* no length */
+        CHECK_INT(pib_copy_intact(-1, 0, 1, gzh, 0), 0);    /* empty gzip */
+        CHECK_INT(pib_copy_intact(5, 5, 0, bad, 4), 1);     /* identity */
+        CHECK_INT(pib_copy_intact(5, 4, 0, bad, 4), 0);
+        CHECK_INT(pib_copy_intact(0, 0, 0, NULL, 0), 1);
+        CHECK_INT(pib_copy_intact(-1, 270, 1, gzh, 2), 1);  /* not seen */
+        CHECK_INT(pib_copy_intact(270, 270, 1, NULL, 0), 1); /* a file */
+    }
 }
