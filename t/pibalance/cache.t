@@ -19,7 +19,7 @@ my @gzip_ae = ('gzip', 'gzip, deflate, br', 'br, gzip',
                'gzip, deflate, br, zstd', 'deflate, gzip');
 my @identity_ae = (undef, 'br', 'identity', 'gzip;q=0');
 
-plan tests => @vhosts * (2 * @gzip_ae + 2 * @identity_ae + 5) + 8,
+plan tests => @vhosts * (2 * @gzip_ae + 2 * @identity_ae + 5) + 11,
     need_module 'proxy', 'proxy_http', 'proxy_balancer', 'cache',
     'cache_disk', 'cache_socache', 'socache_shmcb', 'perl', 'pibalance';
 
@@ -90,6 +90,33 @@ for my $vh (@vhosts) {
     my $res = get('cache_disk', '/page/cache_disk-p1', 'br, gzip');
     ok t_cmp($res->header('X-Client-AE') // '', 'gzip',
              "the master's filters see the normalised value");
+}
+
+# PiBalanceDeflateStoreLevel 12 (cache_disk): a stored response is
+# compressed harder than one that is not stored (no-store: mod_cache adds
+# no CACHE_SAVE) and than the same page where no store level is set.
+{
+    my $name = 'level-p1';
+    my $page = PiCache::body($name, 1);
+    my $stored = get('cache_disk', "/page/$name", 'gzip');
+    my $plain = get('cache_disk_handler', "/page/$name", 'gzip');
+    Apache::TestRequest::module('cache_disk');
+    my $nostore = Apache::TestRequest::GET("/page/$name",
+        'Accept-Encoding' => 'gzip', 'Cache-Control' => 'no-store');
+    my %len = map { $_->[0] => length($_->[1]->content) }
+              (['stored', $stored], ['plain', $plain],
+               ['nostore', $nostore]);
+    my $whole = 1;
+    for my $res ($stored, $plain, $nostore) {
+        my ($complete, $body) = gunzip_all($res->content);
+        $whole &&= $complete && $body eq $page;
+    }
+    ok t_cmp($whole, 1, 'store level: every copy gunzips to the page');
+    ok t_cmp($len{stored} < $len{plain} ? 'smaller' : "$len{stored} bytes",
+             'smaller', "store level 12: $len{stored} bytes, "
+             . "level 1: $len{plain}");
+    ok t_cmp($len{nostore}, $len{plain},
+             'a response that is not stored keeps PiBalanceDeflateLevel');
 }
 
 # No cache configured: nothing changes (every request reaches the node,
