@@ -99,7 +99,7 @@ APR_DECLARE_OPTIONAL_FN(int, pib_deflate_state, (pi_deflate_state *out));
 /* How the offload's compressed responses went, all children, since the
  * server started (graceful restarts keep them).  Counted when the
  * response ends. */
-#define PI_DEFLATE_COUNTS_VERSION 1
+#define PI_DEFLATE_COUNTS_VERSION 2
 typedef struct {
     pi_stamp stamp;
     apr_uint64_t one_pass;         /* held whole, libdeflate, with
@@ -109,6 +109,14 @@ typedef struct {
                                     * after the node paused 250 ms */
     apr_uint64_t compressor_waits; /* found every libdeflate compressor
                                     * of its level busy and waited */
+    /* version 2: with Apache's cache, requests whose Accept-Encoding
+     * PiBalanceDeflateCacheKey normalised, as mod_cache reported them */
+    apr_uint64_t cache_hits;       /* served from a stored copy */
+    apr_uint64_t cache_misses;     /* not served from a stored copy */
+    apr_uint64_t cache_revalidated;/* the node's 304 refreshed a copy */
+    apr_uint64_t cache_bytes_saved;/* body bytes of hits and refreshed
+                                    * copies: not sent by the node, not
+                                    * compressed again */
 } pi_deflate_counts;
 
 /* Fills *out; returns 0 or -1.  Lock-free. */

@@ -35,6 +35,7 @@
 #include "pib_ae.h"
 #include "pib_cachekey.h"
 #include "pib_cache.h"
+#include "pib_counts.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -180,7 +181,30 @@ static int pib_cache_read(request_rec *r)
     return DECLINED;
 }
 
-/* Logs (%{Accept-Encoding}i) show what the client sent. */
+/* mod_cache's verdict on the request as it ended (after a refetch of a
+ * broken copy: the redirected request's), counted for /pi-status. */
+static void pib_cache_count(request_rec *r)
+{
+    const apr_table_t *env;
+
+    while (r->next != NULL) {
+        r = r->next;
+    }
+    env = r->subprocess_env;
+    if (apr_table_get(env, "cache-hit") != NULL) {
+        pib_count(PIB_CNT_CACHE_HIT);
+        pib_count_add(PIB_CNT_CACHE_SAVED, (apr_uint64_t)r->bytes_sent);
+    }
+    else if (apr_table_get(env, "cache-revalidate") != NULL) {
+        pib_count(PIB_CNT_CACHE_REVAL);
+        pib_count_add(PIB_CNT_CACHE_SAVED, (apr_uint64_t)r->bytes_sent);
+    }
+    else if (apr_table_get(env, "cache-miss") != NULL) {
+        pib_count(PIB_CNT_CACHE_MISS);
+    }
+}
+
+/* Logs (%{Accept-Encoding}i) show what the client sent; the counters. */
 static int pib_cache_log(request_rec *r)
 {
     const char *raw = apr_table_get(r->notes, PIB_NOTE_CLIENT_AE);
@@ -188,6 +212,7 @@ static int pib_cache_log(request_rec *r)
     if (raw == NULL) {
         return DECLINED;
     }
+    pib_cache_count(r);
     if (*raw != '\0') {
         apr_table_setn(r->headers_in, "Accept-Encoding", raw);
     }

@@ -51,6 +51,11 @@ void pib_count(pib_counter which)
     pi_ctr_add(&pib_counts->c[which], 1);
 }
 
+void pib_count_add(pib_counter which, apr_uint64_t n)
+{
+    pi_ctr_add(&pib_counts->c[which], n);
+}
+
 apr_uint64_t pib_count_get(pib_counter which)
 {
     return pi_ctr_read(&pib_counts->c[which]);
@@ -65,6 +70,10 @@ static int pib_deflate_counters(pi_deflate_counts *out)
     out->streamed = pib_count_get(PIB_CNT_STREAMED);
     out->trickled = pib_count_get(PIB_CNT_TRICKLED);
     out->compressor_waits = pib_count_get(PIB_CNT_WAITS);
+    out->cache_hits = pib_count_get(PIB_CNT_CACHE_HIT);
+    out->cache_misses = pib_count_get(PIB_CNT_CACHE_MISS);
+    out->cache_revalidated = pib_count_get(PIB_CNT_CACHE_REVAL);
+    out->cache_bytes_saved = pib_count_get(PIB_CNT_CACHE_SAVED);
     return 0;
 }
 

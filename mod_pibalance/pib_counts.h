@@ -19,6 +19,10 @@ typedef enum {
     PIB_CNT_STREAMED,
     PIB_CNT_TRICKLED,
     PIB_CNT_WAITS,
+    PIB_CNT_CACHE_HIT,          /* pib_cache.c: mod_cache's verdicts */
+    PIB_CNT_CACHE_MISS,
+    PIB_CNT_CACHE_REVAL,
+    PIB_CNT_CACHE_SAVED,        /* bytes */
     PIB_CNT_N
 } pib_counter;
 
@@ -27,6 +31,7 @@ typedef enum {
 apr_status_t pib_counts_init(server_rec *s);
 
 void pib_count(pib_counter which);
+void pib_count_add(pib_counter which, apr_uint64_t n);
 apr_uint64_t pib_count_get(pib_counter which);
 
 /* Registers the optional function pib_deflate_counters. */

@@ -120,4 +120,8 @@ void pis_deflate_counts(pis_snap *snap)
     snap->deflate_streamed = c.streamed;
     snap->deflate_trickled = c.trickled;
     snap->deflate_waits = c.compressor_waits;
+    snap->cache_hits = c.cache_hits;
+    snap->cache_misses = c.cache_misses;
+    snap->cache_revalidated = c.cache_revalidated;
+    snap->cache_bytes_saved = c.cache_bytes_saved;
 }

@@ -179,6 +179,10 @@ void pis_render_snap_auto(pis_out *o, const pis_snap *snap)
         kv_u64(o, "", "DeflateStreamed", snap->deflate_streamed);
         kv_u64(o, "", "DeflateTrickled", snap->deflate_trickled);
         kv_u64(o, "", "DeflateCompressorWaits", snap->deflate_waits);
+        kv_u64(o, "", "DeflateCacheHits", snap->cache_hits);
+        kv_u64(o, "", "DeflateCacheMisses", snap->cache_misses);
+        kv_u64(o, "", "DeflateCacheRevalidated", snap->cache_revalidated);
+        kv_u64(o, "", "DeflateCacheBytesSaved", snap->cache_bytes_saved);
     }
     kv_u64(o, "", "Balancers", snap->nbalancers);
     for (b = 0; b < snap->nbalancers; b++) {

@@ -85,6 +85,10 @@ typedef struct {
     uint64_t deflate_streamed;     /*   zlib, chunked */
     uint64_t deflate_trickled;     /*   of streamed: the node paused */
     uint64_t deflate_waits;        /*   waited for a compressor */
+    uint64_t cache_hits;           /*   with mod_cache (CacheKey On): */
+    uint64_t cache_misses;
+    uint64_t cache_revalidated;    /*   the node's 304 refreshed a copy */
+    uint64_t cache_bytes_saved;    /*   body bytes of hits, refreshed */
     double now;                    /* seconds since the epoch */
     uint64_t uptime_s;             /* since the server started */
     double probe_interval_s;       /* 0 when no probe runs */
