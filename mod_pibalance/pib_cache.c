@@ -385,7 +385,8 @@ static void pib_cache_insert(request_rec *r)
 
 /* ---- start-up ----------------------------------------------------------- */
 
-static int pib_cache_post_config(apr_pool_t *pconf, apr_pool_t *plog,
+/* check_config: runs for "httpd -t" too. */
+static int pib_cache_check_config(apr_pool_t *pconf, apr_pool_t *plog,
                                  apr_pool_t *ptemp, server_rec *s)
 {
     server_rec *v;
@@ -417,7 +418,8 @@ void pib_cache_register(apr_pool_t *p)
                               APR_HOOK_MIDDLE);
     ap_hook_log_transaction(pib_cache_log, NULL, NULL,
                             APR_HOOK_REALLY_FIRST);
-    ap_hook_post_config(pib_cache_post_config, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_check_config(pib_cache_check_config, NULL, NULL,
+                         APR_HOOK_MIDDLE);
     ap_register_output_filter(PIB_CACHE_CHECK_FILTER, pib_cache_check, NULL,
                               AP_FTYPE_CONTENT_SET + 2);
     ap_hook_insert_filter(pib_cache_insert, NULL, NULL, APR_HOOK_MIDDLE);
