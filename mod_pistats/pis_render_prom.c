@@ -489,15 +489,18 @@ static void deflate_counts(pis_out *o, const pis_snap *s)
            "Responses that waited for a libdeflate compressor.");
     pis_putf(o, "pistats_deflate_compressor_waits_total %" PRIu64 "\n",
              s->deflate_waits);
-    header(o, "pistats_deflate_cache_requests_total", "counter",
-           "Offloaded requests as mod_cache answered them (result: hit, "
-           "miss, revalidated = the node's 304 refreshed the copy).");
-    pis_putf(o, "pistats_deflate_cache_requests_total{result=\"hit\"} %"
-             PRIu64 "\n", s->cache_hits);
-    pis_putf(o, "pistats_deflate_cache_requests_total{result=\"miss\"} %"
-             PRIu64 "\n", s->cache_misses);
-    pis_putf(o, "pistats_deflate_cache_requests_total{result="
-             "\"revalidated\"} %" PRIu64 "\n", s->cache_revalidated);
+    header(o, "pistats_deflate_cache_hits_total", "counter",
+           "Offloaded requests mod_cache served from a stored copy.");
+    pis_putf(o, "pistats_deflate_cache_hits_total %" PRIu64 "\n",
+             s->cache_hits);
+    header(o, "pistats_deflate_cache_misses_total", "counter",
+           "Offloaded requests mod_cache did not serve from a stored copy.");
+    pis_putf(o, "pistats_deflate_cache_misses_total %" PRIu64 "\n",
+             s->cache_misses);
+    header(o, "pistats_deflate_cache_revalidated_total", "counter",
+           "Stored copies the node's 304 refreshed and mod_cache served.");
+    pis_putf(o, "pistats_deflate_cache_revalidated_total %" PRIu64 "\n",
+             s->cache_revalidated);
     header(o, "pistats_deflate_cache_saved_bytes_total", "counter",
            "Body bytes served from stored copies: not sent by the node, "
            "not compressed again.");
