@@ -19,7 +19,8 @@
 # Columns: pages/s (wall), pages per second of front CPU (one core), gzip
 # body bytes (curl, Accept-Encoding: gzip), mean bytes a response over
 # the mix (headers included), full bodies (200) and 304s the node sent
-# during the run, and the freshness periods the run spans.  A front that
+# during the run, the hit ratio (requests the node did not see), and the
+# freshness periods the run spans (caches are warmed by a 1 s run first).  A front that
 # is not installed is skipped and said so.  Raw data (every wrk output,
 # node logs, configs) in bench/results/<date>-<time>-cache/.
 set -euo pipefail
@@ -68,7 +69,6 @@ cat > "$work/node/httpd.conf" <<CONF
 $(apache_base "$work/node" warn)
 LoadModule mime_module "$libexec/mod_mime.so"
 LoadModule headers_module "$libexec/mod_headers.so"
-LoadModule log_config_module "$libexec/mod_log_config.so"
 User nobody
 Group nogroup
 Listen 127.0.0.1:$NODE
@@ -251,7 +251,7 @@ front_cpu_pids() {
 # ---- measuring ------------------------------------------------------------
 results=()
 measure() {                     # measure NAME FRONT
-    local name=$1 front=$2 out rps n t0 t1 us pc gz mix full0 nm0 full nm
+    local name=$1 front=$2 out rps n t0 t1 us pc gz mix full0 nm0 full nm hit
     gz=$(curl -s -H 'Accept-Encoding: gzip' -o /dev/null \
               -w '%{size_download}' "http://127.0.0.1:$FRONT/page.html")
     timeout 10 taskset -c 0 wrk -t1 -c"$conns" -d1s \
@@ -273,8 +273,10 @@ measure() {                     # measure NAME FRONT
     mix=$(awk '/^MIXBYTES/ {print $2}' <<<"$out")
     us=$(printf '%.0f' "$(us_per_request $((t1 - t0)) "$n")")
     pc=$(awk -v us="$us" 'BEGIN {printf "%.0f", (us > 0 ? 1e6 / us : 0)}')
-    results+=("$(printf '| %-13s | %8s | %9s | %7s | %7s | %6s | %5s | %s |' \
-                 "$name" "$rps" "$pc" "$gz" "$mix" "$full" "$nm" \
+    hit=$(awk -v n="$n" -v f="$full" -v m="$nm" \
+              'BEGIN {printf "%.2f", (n > 0 ? 100 * (1 - (f + m) / n) : 0)}')
+    results+=("$(printf '| %-13s | %8s | %9s | %7s | %7s | %6s | %5s | %6s | %s |' \
+                 "$name" "$rps" "$pc" "$gz" "$mix" "$full" "$nm" "$hit" \
                  "$(awk -v s="$secs" -v m="$MAXAGE" \
                      'BEGIN {printf "%.1f", s / m}')")")
     printf '  %-13s %6s pages/s, %6s a core, node: %s full, %s 304\n' \
@@ -300,7 +302,7 @@ measure offload+shm apache; stop_apache_front
 for f in haproxy nginx varnish; do
     bin=$f; [ $f = varnish ] && bin=varnishd
     if ! command -v "$bin" >/dev/null; then
-        results+=("| $f | not installed | | | | | | |")
+        results+=("| $f | not installed | | | | | | | |")
         continue
     fi
     "start_$f"
@@ -312,7 +314,7 @@ done
     echo "bench/cache.sh ${secs}s ${conns} connections, max-age ${MAXAGE}s," \
          "$(date -u +%Y-%m-%dT%H:%MZ), commit $(tree_commit "$top")"
     echo
-    echo "| front | pages/s | pages/s a core | gzip bytes | mix bytes | node 200s | node 304s | periods |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| front | pages/s | pages/s a core | gzip bytes | mix bytes | node 200s | node 304s | hit % | periods |"
+    echo "|---|---|---|---|---|---|---|---|---|"
     printf '%s\n' "${results[@]}"
 } | tee "$raw/table.md"
