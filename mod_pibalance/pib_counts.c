@@ -5,6 +5,7 @@
 #include "http_config.h"
 #include "http_log.h"
 #include "apr_shm.h"
+#include "apr_strings.h"
 
 #include "pi_ctr64.h"
 #include "pib_log.h"
@@ -13,6 +14,9 @@
 
 APLOG_USE_MODULE(pibalance);
 
+/* The segment outlives graceful restarts (process pool): its key names
+ * its size, so a build with more counters makes a segment of its own
+ * rather than writing past an older, smaller one. */
 #define PIB_COUNTS_KEY "pibalance-deflate-counts"
 
 typedef struct {
@@ -27,8 +31,10 @@ apr_status_t pib_counts_init(server_rec *s)
     apr_pool_t *proc = s->process->pool;
     apr_shm_t *shm = NULL;
     apr_status_t rv;
+    const char *key = apr_psprintf(proc, "%s-%lu", PIB_COUNTS_KEY,
+                                   (unsigned long)sizeof(pib_counts_shm));
 
-    apr_pool_userdata_get((void **)&shm, PIB_COUNTS_KEY, proc);
+    apr_pool_userdata_get((void **)&shm, key, proc);
     if (shm == NULL) {
         rv = apr_shm_create(&shm, sizeof(pib_counts_shm), NULL, proc);
         if (rv != APR_SUCCESS) {
@@ -39,8 +45,7 @@ apr_status_t pib_counts_init(server_rec *s)
             return APR_SUCCESS;
         }
         memset(apr_shm_baseaddr_get(shm), 0, sizeof(pib_counts_shm));
-        apr_pool_userdata_set(shm, PIB_COUNTS_KEY, apr_pool_cleanup_null,
-                              proc);
+        apr_pool_userdata_set(shm, key, apr_pool_cleanup_null, proc);
     }
     pib_counts = apr_shm_baseaddr_get(shm);
     return APR_SUCCESS;
