@@ -95,6 +95,9 @@ int main(int argc, char **argv)
         cell("zlib", level, in, n, out, cap, secs);
         cell("libdeflate", level, in, n, out, cap, secs);
     }
+    for (; level <= 12; level++) {      /* PiBalanceDeflateStoreLevel */
+        cell("libdeflate", level, in, n, out, cap, secs);
+    }
     free(in);
     free(out);
     return 0;

@@ -4,7 +4,8 @@
 # Idempotent: installs only what is missing, and says nothing when all is
 # present.  Must run as root (it calls apt-get).  Usage:
 #   build/setup-deps.sh            build + test dependencies
-#   build/setup-deps.sh bench      also the benchmark peers (wrk, haproxy, nginx)
+#   build/setup-deps.sh bench      also the benchmark peers (wrk, haproxy, nginx,
+#                                  varnish)
 #   build/setup-deps.sh valgrind   also valgrind (make valgrind)
 set -eu
 
@@ -13,7 +14,7 @@ PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
       autoconf make gcc curl perl procps openssl
       clang libclang-rt-14-dev prometheus chromium
       debhelper dpkg-dev fakeroot lintian"
-BENCH_PKGS="wrk haproxy nginx-light"
+BENCH_PKGS="wrk haproxy nginx-light varnish"
 
 case "${1:-}" in
     bench) PKGS="$PKGS $BENCH_PKGS" ;;

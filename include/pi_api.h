@@ -155,6 +155,14 @@ typedef struct {
     apr_uint64_t coding_responses[PI_CODINGS];
     apr_uint64_t coding_bytes_in[PI_CODINGS];
     apr_uint64_t coding_bytes_out[PI_CODINGS];
+    /* version 2: with Apache's cache, requests whose Accept-Encoding
+     * PiBalanceDeflateCacheKey normalised, as mod_cache reported them */
+    apr_uint64_t cache_hits;       /* served from a stored copy */
+    apr_uint64_t cache_misses;     /* not served from a stored copy */
+    apr_uint64_t cache_revalidated;/* the node's 304 refreshed a copy */
+    apr_uint64_t cache_bytes_saved;/* body bytes of hits and refreshed
+                                    * copies: not sent by the node, not
+                                    * compressed again */
 } pi_deflate_counts;
 
 /* Fills *out; returns 0 or -1.  Lock-free. */

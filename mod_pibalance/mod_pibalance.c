@@ -2,7 +2,7 @@
  * its dependencies.  The method lives in pib_lbmethod.c, the pick in
  * pib_score.c.  Deflate offload: directives in pib_deflate_conf.c, the
  * filter in pib_deflate.c, the upstream request in pib_upstream.c, its
- * counters in pib_counts.c.
+ * counters in pib_counts.c, with mod_cache in pib_cache.c.
  */
 #include "httpd.h"
 #include "http_config.h"
@@ -20,6 +20,7 @@
 #include "pib_log.h"
 #include "pib_settings.h"
 #include "pib_state.h"
+#include "pib_cache.h"
 
 module AP_MODULE_DECLARE_DATA pibalance_module;
 
@@ -50,6 +51,7 @@ static int pib_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
     (void)plog;
     (void)ptemp;
     pib_adapt_conf_reset();
+    pib_cache_conf_reset();
     return OK;
 }
 
@@ -68,6 +70,7 @@ static void pib_register_hooks(apr_pool_t *p)
     pib_adapt_register(p);
     pib_counts_register(p);
     pib_settings_register(p);
+    pib_cache_register(p);
 }
 
 AP_DECLARE_MODULE(pibalance) = {

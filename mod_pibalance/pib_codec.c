@@ -31,7 +31,9 @@ void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n)
 static int pib_zlib_init(pib_cstream *s, const pib_codec_params *p)
 {
     memset(&s->z, 0, sizeof(s->z));
-    if (deflateInit2(&s->z, p->level, Z_DEFLATED, p->window_bits + 16,
+    /* libdeflate goes to 12 (PiBalanceDeflateStoreLevel), zlib to 9 */
+    if (deflateInit2(&s->z, p->level > 9 && p->level <= 12 ? 9 : p->level,
+                     Z_DEFLATED, p->window_bits + 16,
                      p->mem_level, Z_DEFAULT_STRATEGY) != Z_OK) {
         return -1;
     }

@@ -5,6 +5,7 @@
 #include "http_config.h"
 #include "http_log.h"
 #include "apr_shm.h"
+#include "apr_strings.h"
 
 #include "pi_ctr64.h"
 #include "pib_log.h"
@@ -13,9 +14,10 @@
 
 APLOG_USE_MODULE(pibalance);
 
-/* The key names the layout: a graceful restart into a module with more
- * counters makes a new segment rather than reading past the old one. */
-#define PIB_COUNTS_KEY "pibalance-deflate-counts-2"
+/* The segment outlives graceful restarts (process pool): its key names
+ * its size, so a build with more counters makes a segment of its own
+ * rather than writing past an older, smaller one. */
+#define PIB_COUNTS_KEY "pibalance-deflate-counts"
 
 typedef struct {
     pi_ctr64 c[PIB_CNT_N];
@@ -29,8 +31,10 @@ apr_status_t pib_counts_init(server_rec *s)
     apr_pool_t *proc = s->process->pool;
     apr_shm_t *shm = NULL;
     apr_status_t rv;
+    const char *key = apr_psprintf(proc, "%s-%lu", PIB_COUNTS_KEY,
+                                   (unsigned long)sizeof(pib_counts_shm));
 
-    apr_pool_userdata_get((void **)&shm, PIB_COUNTS_KEY, proc);
+    apr_pool_userdata_get((void **)&shm, key, proc);
     if (shm == NULL) {
         rv = apr_shm_create(&shm, sizeof(pib_counts_shm), NULL, proc);
         if (rv != APR_SUCCESS) {
@@ -41,8 +45,7 @@ apr_status_t pib_counts_init(server_rec *s)
             return APR_SUCCESS;
         }
         memset(apr_shm_baseaddr_get(shm), 0, sizeof(pib_counts_shm));
-        apr_pool_userdata_set(shm, PIB_COUNTS_KEY, apr_pool_cleanup_null,
-                              proc);
+        apr_pool_userdata_set(shm, key, apr_pool_cleanup_null, proc);
     }
     pib_counts = apr_shm_baseaddr_get(shm);
     return APR_SUCCESS;
@@ -99,6 +102,10 @@ static int pib_deflate_counters(pi_deflate_counts *out)
         out->coding_bytes_in[k] = pi_ctr_read(&c[1]);
         out->coding_bytes_out[k] = pi_ctr_read(&c[2]);
     }
+    out->cache_hits = pib_count_get(PIB_CNT_CACHE_HIT);
+    out->cache_misses = pib_count_get(PIB_CNT_CACHE_MISS);
+    out->cache_revalidated = pib_count_get(PIB_CNT_CACHE_REVAL);
+    out->cache_bytes_saved = pib_count_get(PIB_CNT_CACHE_SAVED);
     return 0;
 }
 

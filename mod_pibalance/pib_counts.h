@@ -19,6 +19,10 @@ typedef enum {
     PIB_CNT_STREAMED,
     PIB_CNT_TRICKLED,
     PIB_CNT_WAITS,
+    PIB_CNT_CACHE_HIT,          /* pib_cache.c: mod_cache's verdicts */
+    PIB_CNT_CACHE_MISS,
+    PIB_CNT_CACHE_REVAL,
+    PIB_CNT_CACHE_SAVED,        /* bytes */
     /* per coding: gzip, br, zstd (PI_CODING_NAMES order), each
      * responses, bytes in, bytes out */
     PIB_CNT_CODING,

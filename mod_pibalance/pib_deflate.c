@@ -50,6 +50,7 @@
 #include "pib_adapt_glue.h"
 #include "pib_counts.h"
 #include "pib_codings.h"
+#include "pib_cache.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -328,6 +329,9 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
     level = pib_adapt_level_now(pib_codings_level(conf->codings,
                                                   ctx->coding, conf->level),
                                 r->server);
+    if (ctx->coding == PIB_CODING_GZIP) {   /* PiBalanceDeflateStoreLevel */
+        level = pib_cache_level(r, level);
+    }
     ctx->expect = pib_body_length(r, bb);
     v = pib_judge(r, conf, ctx->expect, level, ctx);
     apr_table_setn(r->notes, "pibalance-deflate", pib_verdict_name(v));

@@ -15,6 +15,7 @@
 #include "pib_lbconf.h"
 #include "pib_decide.h"
 #include "pib_codec.h"
+#include "pib_cache.h"
 
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
 
@@ -341,5 +342,6 @@ const command_rec pib_deflate_cmds[] = {
                   "each level, 1..64 (default: the cores, at most "
                   "ThreadsPerChild)"),
     PIB_LB_CMDS
+    PIB_CACHE_CMDS
     { NULL }
 };

@@ -129,6 +129,10 @@ void pis_deflate_counts(pis_snap *snap)
     snap->deflate_streamed = c.streamed;
     snap->deflate_trickled = c.trickled;
     snap->deflate_waits = c.compressor_waits;
+    snap->cache_hits = c.cache_hits;
+    snap->cache_misses = c.cache_misses;
+    snap->cache_revalidated = c.cache_revalidated;
+    snap->cache_bytes_saved = c.cache_bytes_saved;
     for (k = 0; k < PI_CODINGS; k++) {
         snap->deflate_coding[k][0] = c.coding_responses[k];
         snap->deflate_coding[k][1] = c.coding_bytes_in[k];

@@ -221,6 +221,10 @@ void pis_render_snap_auto(pis_out *o, const pis_snap *snap)
         kv_u64(o, "", "DeflateTrickled", snap->deflate_trickled);
         kv_u64(o, "", "DeflateCompressorWaits", snap->deflate_waits);
         deflate_codings(o, snap);
+        kv_u64(o, "", "DeflateCacheHits", snap->cache_hits);
+        kv_u64(o, "", "DeflateCacheMisses", snap->cache_misses);
+        kv_u64(o, "", "DeflateCacheRevalidated", snap->cache_revalidated);
+        kv_u64(o, "", "DeflateCacheBytesSaved", snap->cache_bytes_saved);
     }
     if (snap->has_adaptive) {
         kv_u64(o, "", "DeflateAdaptive", snap->adaptive_on ? 1 : 0);

@@ -569,6 +569,12 @@ static void server_line(pis_out *o, const pis_snap *s)
                  PRIu64 " trickled), %" PRIu64 " compressor waits",
                  s->deflate_one_pass, s->deflate_streamed,
                  s->deflate_trickled, s->deflate_waits);
+        if (s->cache_hits + s->cache_misses + s->cache_revalidated > 0) {
+            pis_putf(o, "; cache: %" PRIu64 " hits, %" PRIu64 " misses, %"
+                     PRIu64 " revalidated, %" PRIu64 " bytes saved",
+                     s->cache_hits, s->cache_misses, s->cache_revalidated,
+                     s->cache_bytes_saved);
+        }
     }
     pis_put(o, "</p>\n");
 }

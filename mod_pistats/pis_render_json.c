@@ -347,6 +347,10 @@ static void put_server(pis_jw *w, const pis_snap *s)
         jw_u64(w, "trickled", s->deflate_trickled);
         jw_u64(w, "compressor_waits", s->deflate_waits);
         deflate_codings(w, s);
+        jw_u64(w, "cache_hits", s->cache_hits);
+        jw_u64(w, "cache_misses", s->cache_misses);
+        jw_u64(w, "cache_revalidated", s->cache_revalidated);
+        jw_u64(w, "cache_bytes_saved", s->cache_bytes_saved);
         jw_close(w, "}");
     }
     if (s->has_adaptive) {

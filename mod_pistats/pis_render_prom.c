@@ -538,6 +538,23 @@ static void deflate_counts(pis_out *o, const pis_snap *s)
     pis_putf(o, "pistats_deflate_compressor_waits_total %" PRIu64 "\n",
              s->deflate_waits);
     deflate_codings(o, s);
+    header(o, "pistats_deflate_cache_hits_total", "counter",
+           "Offloaded requests mod_cache served from a stored copy.");
+    pis_putf(o, "pistats_deflate_cache_hits_total %" PRIu64 "\n",
+             s->cache_hits);
+    header(o, "pistats_deflate_cache_misses_total", "counter",
+           "Offloaded requests mod_cache did not serve from a stored copy.");
+    pis_putf(o, "pistats_deflate_cache_misses_total %" PRIu64 "\n",
+             s->cache_misses);
+    header(o, "pistats_deflate_cache_revalidated_total", "counter",
+           "Stored copies the node's 304 refreshed and mod_cache served.");
+    pis_putf(o, "pistats_deflate_cache_revalidated_total %" PRIu64 "\n",
+             s->cache_revalidated);
+    header(o, "pistats_deflate_cache_saved_bytes_total", "counter",
+           "Body bytes served from stored copies: not sent by the node, "
+           "not compressed again.");
+    pis_putf(o, "pistats_deflate_cache_saved_bytes_total %" PRIu64 "\n",
+             s->cache_bytes_saved);
 }
 
 /* {balancer="..."[,vhost=".."][,xk="xv"]} for balancer settings. */

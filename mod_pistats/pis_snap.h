@@ -107,6 +107,10 @@ typedef struct {
     int adaptive_on;               /*   PiBalanceDeflateAdaptive On */
     const char *adaptive_name;     /*   "full", "reduced", "off" */
     unsigned adaptive_changes;     /*   changes since start-up */
+    uint64_t cache_hits;           /*   with mod_cache (CacheKey On): */
+    uint64_t cache_misses;
+    uint64_t cache_revalidated;    /*   the node's 304 refreshed a copy */
+    uint64_t cache_bytes_saved;    /*   body bytes of hits, refreshed */
     double now;                    /* seconds since the epoch */
     uint64_t uptime_s;             /* since the server started */
     double probe_interval_s;       /* 0 when no probe runs */

@@ -201,6 +201,10 @@ static const pis_snap *fixture(void)
     fx.adaptive_on = 1;
     fx.adaptive_name = "reduced";
     fx.adaptive_changes = 2;
+    fx.cache_hits = 41;
+    fx.cache_misses = 2;
+    fx.cache_revalidated = 5;
+    fx.cache_bytes_saved = 6000000000ULL;   /* past 2^32 */
     fx.now = 1700000000.25;
     fx.uptime_s = 93784;
     fx.probe_interval_s = 2;

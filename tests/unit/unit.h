@@ -39,6 +39,7 @@ void test_sensor(void);
 void test_render(void);
 void test_render_snap(void);
 void test_ae(void);
+void test_cachekey(void);
 void test_decide(void);
 void test_codec(void);
 void test_codec_zb(void);

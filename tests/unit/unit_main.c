@@ -21,6 +21,7 @@ int main(void)
     test_render();
     test_render_snap();
     test_ae();
+    test_cachekey();
     test_decide();
     test_codec();
     test_codec_zb();

@@ -1,0 +1,320 @@
+#!/bin/bash
+# bench/cache.sh [SECS] [CONNS] -- "compress once" (issue 18): fronts that
+# compress a node's page and keep it, side by side, in one run.
+#
+# The node is a plain Apache (core 0) serving sim/phpinfo.html (~51 KB)
+# as revalidatable content: Cache-Control: max-age=$MAXAGE, an ETag and
+# Last-Modified, never compressed.  Each front is pinned to core 1; wrk
+# (core 0) sends one page with a browser-like mix of Accept-Encoding
+# strings (bench/cache-mix.lua: Chrome, Firefox, Safari, curl, Python
+# requests, Go).  Rows:
+#
+#   offload        PiBalanceDeflate alone (compresses every response)
+#   offload+disk   + mod_cache_disk, PiBalanceDeflateCacheKey, sendfile
+#   offload+shm    + mod_cache_socache (shmcb), PiBalanceDeflateCacheKey
+#   haproxy        HAProxy cache (process-vary) + compression offload
+#   nginx          nginx proxy_cache + gzip
+#   varnish        Varnish, http_gzip_support (do_gzip)
+#
+# Columns: pages/s (wall), pages per second of front CPU (one core), gzip
+# body bytes (curl, Accept-Encoding: gzip), mean bytes a response over
+# the mix (headers included), full bodies (200) and 304s the node sent
+# during the run, the hit ratio (requests the node did not see), and the
+# freshness periods the run spans (caches are warmed by a 1 s run first).  A front that
+# is not installed is skipped and said so.  Raw data (every wrk output,
+# node logs, configs) in bench/results/<date>-<time>-cache/.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-10}
+conns=${2:-50}
+MAXAGE=${PIB_CACHE_MAXAGE:-5}
+work=$(mktemp -d /tmp/pib-cache.XXXXXX)
+chmod 755 "$work"
+NODE=19191 FRONT=19190
+source "$top/bench/cpu.sh"
+raw=$(results_dir cache)
+page="$top/sim/phpinfo.html"
+pids=()
+libexec=$(apxs -q LIBEXECDIR)
+
+cleanup() {
+    local p
+    for p in "${pids[@]:-}"; do
+        [ -n "$p" ] && kill "$p" 2>/dev/null || true
+    done
+    for c in node front; do
+        [ -f "$work/$c/httpd.pid" ] \
+            && kill "$(cat "$work/$c/httpd.pid")" 2>/dev/null || true
+    done
+    [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null
+    [ -f "$work/varnish.pid" ] \
+        && kill "$(cat "$work/varnish.pid")" 2>/dev/null
+    sleep 0.5
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$top/build/setup-deps.sh" bench
+for p in wrk taskset curl; do
+    command -v "$p" >/dev/null || { echo "missing: $p" >&2; exit 1; }
+done
+make -s -C "$top/sim" phpinfo.html >/dev/null
+so=$(module_so "${PIB_MODULES:-$top}" mod_pibalance)
+
+# ---- the node: Apache, static, revalidatable --------------------------------
+mkdir -p "$work/node/htdocs" "$work/front"
+cp "$page" "$work/node/htdocs/page.html"
+cat > "$work/node/httpd.conf" <<CONF
+$(apache_base "$work/node" warn)
+LoadModule mime_module "$libexec/mod_mime.so"
+LoadModule headers_module "$libexec/mod_headers.so"
+User nobody
+Group nogroup
+Listen 127.0.0.1:$NODE
+DocumentRoot "$work/node/htdocs"
+TypesConfig /etc/mime.types
+FileETag MTime Size
+Header set Cache-Control "max-age=$MAXAGE"
+MaxKeepAliveRequests 0
+LogFormat "%s" st
+CustomLog "$work/node/access_log" st
+CONF
+chmod -R a+rX "$work/node"
+taskset -c 0 /usr/sbin/apache2 -f "$work/node/httpd.conf" -k start
+wait_port "$NODE"
+
+node_count() {                  # node_count STATUS
+    grep -c "^$1\$" "$work/node/access_log" 2>/dev/null || true
+}
+
+# ---- the fronts -------------------------------------------------------------
+apache_front() {                # apache_front EXTRA_CONFIG
+    cat > "$work/front/httpd.conf" <<CONF
+$(apache_base "$work/front" warn)
+LoadModule cache_module "$libexec/mod_cache.so"
+LoadModule cache_disk_module "$libexec/mod_cache_disk.so"
+LoadModule cache_socache_module "$libexec/mod_cache_socache.so"
+LoadModule socache_shmcb_module "$libexec/mod_socache_shmcb.so"
+LoadModule pibalance_module "$so"
+User nobody
+Group nogroup
+Listen 127.0.0.1:$FRONT
+StartServers 2
+ServerLimit 2
+ThreadsPerChild 64
+MaxRequestWorkers 128
+MaxKeepAliveRequests 0
+ProxyIOBufferSize 65536
+EnableSendfile On
+<Proxy "balancer://b">
+    BalancerMember "http://127.0.0.1:$NODE"
+    ProxySet lbmethod=pi
+</Proxy>
+ProxyPass "/" "balancer://b/"
+PiBalanceDeflate On
+$1
+CONF
+    mkdir -p "$work/front/disk"
+    chown nobody "$work/front/disk"
+    cp "$work/front/httpd.conf" "$raw/httpd-$name.conf"
+    taskset -c 1 /usr/sbin/apache2 -f "$work/front/httpd.conf" -k start
+    wait_port "$FRONT"
+}
+
+stop_apache_front() {
+    /usr/sbin/apache2 -f "$work/front/httpd.conf" -k stop 2>/dev/null || true
+    local i
+    for i in $(seq 50); do
+        [ -f "$work/front/httpd.pid" ] || break
+        sleep 0.1
+    done
+    rm -rf "$work/front/disk"
+}
+
+start_haproxy() {
+    cat > "$work/haproxy.cfg" <<CONF
+global
+    nbthread 1
+    tune.comp.maxlevel 1
+    pidfile $work/haproxy.pid
+defaults
+    mode http
+    timeout connect 5s
+    timeout client 30s
+    timeout server 30s
+cache c
+    total-max-size 64
+    max-object-size 1000000
+    max-age $MAXAGE
+    process-vary on
+frontend f
+    bind 127.0.0.1:$FRONT
+    default_backend b
+backend b
+    filter cache c
+    filter compression
+    http-request cache-use c
+    http-response cache-store c
+    compression algo gzip
+    compression type text/html
+    compression offload
+    http-reuse always
+    server n 127.0.0.1:$NODE
+CONF
+    cp "$work/haproxy.cfg" "$raw/"
+    taskset -c 1 haproxy -f "$work/haproxy.cfg" > "$work/haproxy.log" 2>&1 &
+    front_pid=$!
+    pids+=("$front_pid")
+    wait_port "$FRONT"
+}
+
+start_nginx() {
+    cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+pid $work/nginx.pid;
+error_log $work/nginx.err;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $work/nb;
+    proxy_temp_path $work/np;
+    fastcgi_temp_path $work/nf;
+    uwsgi_temp_path $work/nu;
+    scgi_temp_path $work/ns;
+    proxy_cache_path $work/nc keys_zone=z:10m;
+    gzip on;
+    gzip_comp_level 1;
+    gzip_proxied any;
+    upstream node { server 127.0.0.1:$NODE; keepalive 64; }
+    server {
+        listen 127.0.0.1:$FRONT;
+        location / {
+            proxy_pass http://node;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Accept-Encoding "";
+            proxy_cache z;
+            proxy_cache_revalidate on;
+            proxy_cache_lock on;
+        }
+    }
+}
+CONF
+    cp "$work/nginx.conf" "$raw/"
+    taskset -c 1 nginx -c "$work/nginx.conf"
+    wait_port "$FRONT"
+}
+
+start_varnish() {
+    cat > "$work/varnish.vcl" <<CONF
+vcl 4.1;
+backend node { .host = "127.0.0.1"; .port = "$NODE"; }
+sub vcl_backend_response {
+    if (beresp.http.content-type ~ "text/html") {
+        set beresp.do_gzip = true;
+    }
+}
+CONF
+    cp "$work/varnish.vcl" "$raw/"
+    taskset -c 1 varnishd -a "127.0.0.1:$FRONT" -f "$work/varnish.vcl" \
+        -n "$work/varnish" -s malloc,64m -P "$work/varnish.pid" \
+        -p http_gzip_support=on > "$work/varnish.log" 2>&1
+    wait_port "$FRONT"
+}
+
+stop_other() {
+    case $1 in
+        haproxy) kill "$front_pid" 2>/dev/null || true
+                 wait "$front_pid" 2>/dev/null || true ;;
+        nginx) kill "$(cat "$work/nginx.pid")" 2>/dev/null || true ;;
+        varnish) kill "$(cat "$work/varnish.pid")" 2>/dev/null || true ;;
+    esac
+    local i
+    for i in $(seq 50); do
+        curl -s -o /dev/null "http://127.0.0.1:$FRONT/" || break
+        sleep 0.1
+    done
+}
+
+front_cpu_pids() {
+    case $1 in
+        apache) pgrep -f "$work/front/httpd.conf" || true ;;
+        haproxy) echo "$front_pid" ;;
+        nginx) local m
+               m=$(cat "$work/nginx.pid" 2>/dev/null) || return 0
+               echo "$m"; pgrep -P "$m" || true ;;
+        varnish) pgrep -f "$work/varnish" || true ;;
+    esac
+}
+
+# ---- measuring ------------------------------------------------------------
+results=()
+measure() {                     # measure NAME FRONT
+    local name=$1 front=$2 out rps n t0 t1 us pc gz mix full0 nm0 full nm hit
+    gz=$(curl -s -H 'Accept-Encoding: gzip' -o /dev/null \
+              -w '%{size_download}' "http://127.0.0.1:$FRONT/page.html")
+    timeout 10 taskset -c 0 wrk -t1 -c"$conns" -d1s \
+        -s "$top/bench/cache-mix.lua" "http://127.0.0.1:$FRONT" >/dev/null
+    full0=$(node_count 200)
+    nm0=$(node_count 304)
+    # shellcheck disable=SC2046
+    t0=$(cpu_ticks $(front_cpu_pids "$front"))
+    out=$(timeout $((secs + 10)) taskset -c 0 wrk -t1 -c"$conns" \
+              -d"${secs}s" --latency -s "$top/bench/cache-mix.lua" \
+              "http://127.0.0.1:$FRONT")
+    # shellcheck disable=SC2046
+    t1=$(cpu_ticks $(front_cpu_pids "$front"))
+    printf '%s\n' "$out" > "$raw/$name.wrk"
+    full=$(( $(node_count 200) - full0 ))
+    nm=$(( $(node_count 304) - nm0 ))
+    n=$(awk '/requests in/ {print $1}' <<<"$out")
+    rps=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' <<<"$out")
+    mix=$(awk '/^MIXBYTES/ {print $2}' <<<"$out")
+    us=$(printf '%.0f' "$(us_per_request $((t1 - t0)) "$n")")
+    pc=$(awk -v us="$us" 'BEGIN {printf "%.0f", (us > 0 ? 1e6 / us : 0)}')
+    hit=$(awk -v n="$n" -v f="$full" -v m="$nm" \
+              'BEGIN {printf "%.2f", (n > 0 ? 100 * (1 - (f + m) / n) : 0)}')
+    results+=("$(printf '| %-13s | %8s | %9s | %7s | %7s | %6s | %5s | %6s | %s |' \
+                 "$name" "$rps" "$pc" "$gz" "$mix" "$full" "$nm" "$hit" \
+                 "$(awk -v s="$secs" -v m="$MAXAGE" \
+                     'BEGIN {printf "%.1f", s / m}')")")
+    printf '  %-13s %6s pages/s, %6s a core, node: %s full, %s 304\n' \
+        "$name" "$rps" "$pc" "$full" "$nm" >&2
+}
+
+echo "bench/cache.sh: ${secs}s a front, $conns connections, max-age" \
+     "$MAXAGE s; raw data in $raw" >&2
+name=offload; apache_front ""; measure offload apache; stop_apache_front
+name=offload+disk
+apache_front "PiBalanceDeflateCacheKey On
+CacheEnable disk /
+CacheRoot $work/front/disk
+CacheLock On"
+measure offload+disk apache; stop_apache_front
+name=offload+shm
+apache_front "PiBalanceDeflateCacheKey On
+CacheEnable socache /
+CacheSocache shmcb:$work/front/shm(67108864)
+CacheSocacheMaxSize 1048576
+CacheLock On"
+measure offload+shm apache; stop_apache_front
+for f in haproxy nginx varnish; do
+    bin=$f; [ $f = varnish ] && bin=varnishd
+    if ! command -v "$bin" >/dev/null; then
+        results+=("| $f | not installed | | | | | | | |")
+        continue
+    fi
+    "start_$f"
+    measure "$f" "$f"
+    stop_other "$f"
+done
+
+{
+    echo "bench/cache.sh ${secs}s ${conns} connections, max-age ${MAXAGE}s," \
+         "$(date -u +%Y-%m-%dT%H:%MZ), commit $(tree_commit "$top")"
+    echo
+    echo "| front | pages/s | pages/s a core | gzip bytes | mix bytes | node 200s | node 304s | hit % | periods |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${results[@]}"
+} | tee "$raw/table.md"
