@@ -52,10 +52,11 @@ build/install-test.sh
 base=${APACHE_TEST_PORT:-8529}
 # Checks that do not depend on the MPM or on a sanitizer (the docs, the log
 # tags, the exported symbols, make's targets, the alert rules and the
-# dashboard, a real Prometheus scraping the page) run in the event pass
-# only; the worker, prefork and ASan passes take every other test file.
-once='alerts|dashboard|design_tree|docs|logtags|make|masters_prom|prometheus_server|symbols'
-per_mpm=$(ls t/*/*.t | grep -Ev "^t/config/($once)\.t\$" | tr '\n' ' ')
+# dashboard, a real Prometheus scraping the page, the page in a real
+# browser) run in the event pass only; the worker, prefork and ASan passes
+# take every other test file.
+once='config/(alerts|dashboard|design_tree|docs|logtags|make|masters_prom|prometheus_server|symbols)|pistats/browser'
+per_mpm=$(ls t/*/*.t | grep -Ev "^t/($once)\.t\$" | tr '\n' ' ')
 log "suites (event, worker, prefork, ASan), fuzzing, cross-builds: ${PIB_TEST_JOBS:-6} at once (build/parallel.sh)"
 build/parallel.sh -j "${PIB_TEST_JOBS:-6}" -T 3600 \
     suite-event   "build/suite-pass.sh event $base" \
