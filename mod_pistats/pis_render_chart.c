@@ -254,7 +254,9 @@ void pis_render_chart(pis_out *o, const pis_snap *s,
                       const pis_balancer_snap *b, const pis_member_snap *m)
 {
     unsigned char drained[PIS_HISTORY_S], throttled[PIS_HISTORY_S];
+    /* event times are 32-bit seconds: a clock outside them has none */
     uint32_t t0 = (uint32_t)(s->now > PIS_HISTORY_S + 1
+                             && s->now < 4294967295.0
                              ? floor(s->now) - PIS_HISTORY_S : 0);
     const char *st = m->has_weight ? m->thermal_state : NULL;
     pis_range r;
