@@ -37,6 +37,7 @@
 #include "pib_cache.h"
 #include "pib_deflate_conf.h"
 #include "pib_counts.h"
+#include "pi_num.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -128,15 +129,13 @@ const char *pib_set_cache_key(cmd_parms *cmd, void *dc, int on)
 const char *pib_set_store_level(cmd_parms *cmd, void *dc, const char *arg)
 {
     const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
-    char *end;
     long v;
 
     (void)dc;
     if (err != NULL) {
         return err;
     }
-    v = strtol(arg, &end, 10);
-    if (*arg == '\0' || *end != '\0' || v < 1 || v > 12) {
+    if (pi_parse_whole(arg, 1, 12, &v) != 0) {
         return apr_psprintf(cmd->pool, "%s: '%s' must be a whole number "
                             "1..12 (above 9: libdeflate only; a streamed "
                             "body gets zlib's 9)", cmd->cmd->name, arg);

@@ -21,6 +21,11 @@ my @bad = (
      qr/PiBalanceDeflateStoreLevel: '13' must be a whole number 1\.\.12/],
     ['PiBalanceDeflateStoreLevel 9x',
      qr/PiBalanceDeflateStoreLevel: '9x' must be/],
+    # blanks and signs are refused, as by every number directive (pi_num)
+    ['PiBalanceDeflateStoreLevel " 9"',
+     qr/PiBalanceDeflateStoreLevel: ' 9' must be/],
+    ['PiBalanceDeflateStoreLevel +9',
+     qr/PiBalanceDeflateStoreLevel: '\+9' must be/],
     ['PiBalanceDeflateCacheKey maybe',
      qr/PiBalanceDeflateCacheKey must be On or Off/],
     ["<Location /x>\nPiBalanceDeflateCacheKey On\n</Location>",
