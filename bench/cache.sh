@@ -12,6 +12,9 @@
 #   offload        PiBalanceDeflate alone (compresses every response)
 #   offload+disk   + mod_cache_disk, PiBalanceDeflateCacheKey, sendfile
 #   offload+shm    + mod_cache_socache (shmcb), PiBalanceDeflateCacheKey
+#   disk+L12, shm+L12  the same, PiBalanceDeflateStoreLevel 12
+#   static-gzip    a ceiling: Apache's file handler sending a gzip file
+#                  (no proxy, no cache), Content-Encoding: gzip to all
 #   haproxy        HAProxy cache (process-vary) + compression offload
 #   nginx          nginx proxy_cache + gzip
 #   varnish        Varnish, http_gzip_support (do_gzip)
@@ -107,12 +110,20 @@ MaxRequestWorkers 128
 MaxKeepAliveRequests 0
 ProxyIOBufferSize 65536
 EnableSendfile On
+$(if [ "${2:-}" = static ]; then cat <<STATIC
+LoadModule headers_module "$libexec/mod_headers.so"
+DocumentRoot "$work/static"
+Header set Content-Encoding gzip
+STATIC
+else cat <<PROXY
 <Proxy "balancer://b">
     BalancerMember "http://127.0.0.1:$NODE"
     ProxySet lbmethod=pi
 </Proxy>
 ProxyPass "/" "balancer://b/"
 PiBalanceDeflate On
+PROXY
+fi)
 $1
 CONF
     mkdir -p "$work/front/disk"
@@ -285,7 +296,17 @@ measure() {                     # measure NAME FRONT
 
 echo "bench/cache.sh: ${secs}s a front, $conns connections, max-age" \
      "$MAXAGE s; raw data in $raw" >&2
-name=offload; apache_front ""; measure offload apache; stop_apache_front
+name=offload; apache_front ""; measure offload apache
+# A ceiling, not a cache: Apache's own file handler sending the offload's
+# gzip bytes of the page from a file (sendfile), to every client, with no
+# proxy, no cache and no lookup.  No Apache cache hit can be faster.
+mkdir -p "$work/static"
+curl -s -H 'Accept-Encoding: gzip' -o "$work/static/page.html" \
+     "http://127.0.0.1:$FRONT/page.html"
+chmod -R a+rX "$work/static"
+stop_apache_front
+name=static-gzip; apache_front "" static; measure static-gzip apache
+stop_apache_front
 name=offload+disk
 apache_front "PiBalanceDeflateCacheKey On
 CacheEnable disk /
@@ -299,6 +320,22 @@ CacheSocache shmcb:$work/front/shm(67108864)
 CacheSocacheMaxSize 1048576
 CacheLock On"
 measure offload+shm apache; stop_apache_front
+# the same two, the stored copies compressed at libdeflate's best level
+name=disk+L12
+apache_front "PiBalanceDeflateCacheKey On
+PiBalanceDeflateStoreLevel 12
+CacheEnable disk /
+CacheRoot $work/front/disk
+CacheLock On"
+measure disk+L12 apache; stop_apache_front
+name=shm+L12
+apache_front "PiBalanceDeflateCacheKey On
+PiBalanceDeflateStoreLevel 12
+CacheEnable socache /
+CacheSocache shmcb:$work/front/shm(67108864)
+CacheSocacheMaxSize 1048576
+CacheLock On"
+measure shm+L12 apache; stop_apache_front
 for f in haproxy nginx varnish; do
     bin=$f; [ $f = varnish ] && bin=varnishd
     if ! command -v "$bin" >/dev/null; then
