@@ -13,8 +13,8 @@
 #   offload+disk   + mod_cache_disk, PiBalanceDeflateCacheKey, sendfile
 #   offload+shm    + mod_cache_socache (shmcb), PiBalanceDeflateCacheKey
 #   disk+L12, shm+L12  the same, PiBalanceDeflateStoreLevel 12
-#   static-gzip    a ceiling: Apache's file handler sending a gzip file
-#                  (no proxy, no cache), Content-Encoding: gzip to all
+#   static-gzip    a reference: Apache's file handler sending the same
+#                  gzip bytes from a file (no proxy, no cache) to all
 #   haproxy        HAProxy cache (process-vary) + compression offload
 #   nginx          nginx proxy_cache + gzip
 #   varnish        Varnish, http_gzip_support (do_gzip)
@@ -23,8 +23,11 @@
 # body bytes (curl, Accept-Encoding: gzip), mean bytes a response over
 # the mix (headers included), full bodies (200) and 304s the node sent
 # during the run, the hit ratio (requests the node did not see), and the
-# freshness periods the run spans (caches are warmed by a 1 s run first).  A front that
-# is not installed is skipped and said so.  Raw data (every wrk output,
+# freshness periods the run spans (caches are warmed by a 1 s run first).
+# PIB_CACHE_ROUNDS rounds (default 3), each front once a round in the
+# same order: the table gives medians (node requests summed over the
+# rounds), then every round's pages/s.  A front that is not installed
+# is skipped and said so.  Raw data (every wrk output,
 # node logs, configs) in bench/results/<date>-<time>-cache/.
 set -euo pipefail
 
@@ -260,9 +263,16 @@ front_cpu_pids() {
 }
 
 # ---- measuring ------------------------------------------------------------
-results=()
-measure() {                     # measure NAME FRONT
-    local name=$1 front=$2 out rps n t0 t1 us pc gz mix full0 nm0 full nm hit
+# Each round measures every front once, in the same order; the table gives
+# each front's median over the rounds, so a burst of noise on the shared
+# machine moves one round, not the comparison.  Node requests are summed.
+rounds=${PIB_CACHE_ROUNDS:-3}
+case $rounds in '' | *[!0-9]* | 0) echo "PIB_CACHE_ROUNDS: $rounds?" >&2
+                                   exit 2 ;; esac
+per_round=$raw/rounds.txt        # round name pages/s a-core gz mix 200s 304s n
+: > "$per_round"
+measure() {                     # measure ROUND NAME FRONT
+    local r=$1 name=$2 front=$3 out rps n t0 t1 us pc gz mix full0 nm0 full nm
     gz=$(curl -s -H 'Accept-Encoding: gzip' -o /dev/null \
               -w '%{size_download}' "http://127.0.0.1:$FRONT/page.html")
     timeout 10 taskset -c 0 wrk -t1 -c"$conns" -d1s \
@@ -276,7 +286,7 @@ measure() {                     # measure NAME FRONT
               "http://127.0.0.1:$FRONT")
     # shellcheck disable=SC2046
     t1=$(cpu_ticks $(front_cpu_pids "$front"))
-    printf '%s\n' "$out" > "$raw/$name.wrk"
+    printf '%s\n' "$out" > "$raw/$name-r$r.wrk"
     full=$(( $(node_count 200) - full0 ))
     nm=$(( $(node_count 304) - nm0 ))
     n=$(awk '/requests in/ {print $1}' <<<"$out")
@@ -284,74 +294,103 @@ measure() {                     # measure NAME FRONT
     mix=$(awk '/^MIXBYTES/ {print $2}' <<<"$out")
     us=$(printf '%.0f' "$(us_per_request $((t1 - t0)) "$n")")
     pc=$(awk -v us="$us" 'BEGIN {printf "%.0f", (us > 0 ? 1e6 / us : 0)}')
-    hit=$(awk -v n="$n" -v f="$full" -v m="$nm" \
-              'BEGIN {printf "%.2f", (n > 0 ? 100 * (1 - (f + m) / n) : 0)}')
-    results+=("$(printf '| %-13s | %8s | %9s | %7s | %7s | %6s | %5s | %6s | %s |' \
-                 "$name" "$rps" "$pc" "$gz" "$mix" "$full" "$nm" "$hit" \
-                 "$(awk -v s="$secs" -v m="$MAXAGE" \
-                     'BEGIN {printf "%.1f", s / m}')")")
-    printf '  %-13s %6s pages/s, %6s a core, node: %s full, %s 304\n' \
-        "$name" "$rps" "$pc" "$full" "$nm" >&2
+    echo "$r $name $rps $pc $gz $mix $full $nm $n" >> "$per_round"
+    printf '  round %s %-13s %6s pages/s, %6s a core, node: %s full, %s 304\n' \
+        "$r" "$name" "$rps" "$pc" "$full" "$nm" >&2
 }
 
+disk_conf="CacheEnable disk /
+CacheRoot $work/front/disk
+CacheLock On"
+shm_conf="CacheEnable socache /
+CacheSocache shmcb:$work/front/shm(67108864)
+CacheSocacheMaxSize 1048576
+CacheLock On"
+run_front() {                   # run_front ROUND NAME
+    local r=$1 f=$2 bin
+    name=$f
+    case $f in
+        offload) apache_front ""
+                 # the ceiling row's file: the offload's own gzip bytes
+                 if [ ! -s "$work/static/page.html" ]; then
+                     mkdir -p "$work/static"
+                     curl -s -H 'Accept-Encoding: gzip' \
+                          -o "$work/static/page.html" \
+                          "http://127.0.0.1:$FRONT/page.html"
+                     chmod -R a+rX "$work/static"
+                 fi ;;
+        # A reference, not a cache: Apache's own file handler sending the
+        # offload's gzip bytes from a file (sendfile) to every client, with
+        # no proxy and no cache: what serving a pre-compressed file costs.
+        static-gzip) apache_front "" static ;;
+        offload+disk) apache_front "PiBalanceDeflateCacheKey On
+$disk_conf" ;;
+        offload+shm) apache_front "PiBalanceDeflateCacheKey On
+$shm_conf" ;;
+        # the same two, the stored copies at libdeflate's best level
+        disk+L12) apache_front "PiBalanceDeflateCacheKey On
+PiBalanceDeflateStoreLevel 12
+$disk_conf" ;;
+        shm+L12) apache_front "PiBalanceDeflateCacheKey On
+PiBalanceDeflateStoreLevel 12
+$shm_conf" ;;
+        *) bin=$f; [ "$f" = varnish ] && bin=varnishd
+           if ! command -v "$bin" >/dev/null; then
+               [ "$r" = 1 ] && echo "  $f: not installed, skipped" >&2
+               return 0
+           fi
+           "start_$f"; measure "$r" "$f" "$f"; stop_other "$f"
+           return 0 ;;
+    esac
+    measure "$r" "$f" apache
+    stop_apache_front
+}
+
+fronts="offload static-gzip offload+disk offload+shm disk+L12 shm+L12 haproxy nginx varnish"
 echo "bench/cache.sh: ${secs}s a front, $conns connections, max-age" \
-     "$MAXAGE s; raw data in $raw" >&2
-name=offload; apache_front ""; measure offload apache
-# A ceiling, not a cache: Apache's own file handler sending the offload's
-# gzip bytes of the page from a file (sendfile), to every client, with no
-# proxy, no cache and no lookup.  No Apache cache hit can be faster.
-mkdir -p "$work/static"
-curl -s -H 'Accept-Encoding: gzip' -o "$work/static/page.html" \
-     "http://127.0.0.1:$FRONT/page.html"
-chmod -R a+rX "$work/static"
-stop_apache_front
-name=static-gzip; apache_front "" static; measure static-gzip apache
-stop_apache_front
-name=offload+disk
-apache_front "PiBalanceDeflateCacheKey On
-CacheEnable disk /
-CacheRoot $work/front/disk
-CacheLock On"
-measure offload+disk apache; stop_apache_front
-name=offload+shm
-apache_front "PiBalanceDeflateCacheKey On
-CacheEnable socache /
-CacheSocache shmcb:$work/front/shm(67108864)
-CacheSocacheMaxSize 1048576
-CacheLock On"
-measure offload+shm apache; stop_apache_front
-# the same two, the stored copies compressed at libdeflate's best level
-name=disk+L12
-apache_front "PiBalanceDeflateCacheKey On
-PiBalanceDeflateStoreLevel 12
-CacheEnable disk /
-CacheRoot $work/front/disk
-CacheLock On"
-measure disk+L12 apache; stop_apache_front
-name=shm+L12
-apache_front "PiBalanceDeflateCacheKey On
-PiBalanceDeflateStoreLevel 12
-CacheEnable socache /
-CacheSocache shmcb:$work/front/shm(67108864)
-CacheSocacheMaxSize 1048576
-CacheLock On"
-measure shm+L12 apache; stop_apache_front
-for f in haproxy nginx varnish; do
-    bin=$f; [ $f = varnish ] && bin=varnishd
-    if ! command -v "$bin" >/dev/null; then
-        results+=("| $f | not installed | | | | | | | |")
-        continue
-    fi
-    "start_$f"
-    measure "$f" "$f"
-    stop_other "$f"
+     "$MAXAGE s, $rounds round(s); raw data in $raw" >&2
+for r in $(seq 1 "$rounds"); do
+    for f in $fronts; do run_front "$r" "$f"; done
 done
 
+# median of the rounds for rates and bytes; node requests summed; the hit
+# ratio from the sums (the offload alone and the ceiling have no cache)
 {
     echo "bench/cache.sh ${secs}s ${conns} connections, max-age ${MAXAGE}s," \
-         "$(date -u +%Y-%m-%dT%H:%MZ), commit $(tree_commit "$top")"
+         "$rounds round(s) (medians), $(date -u +%Y-%m-%dT%H:%MZ)," \
+         "commit $(tree_commit "$top")"
     echo
     echo "| front | pages/s | pages/s a core | gzip bytes | mix bytes | node 200s | node 304s | hit % | periods |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    printf '%s\n' "${results[@]}"
+    for f in $fronts; do
+        awk -v f="$f" -v s="$secs" -v m="$MAXAGE" '
+            function med(a, k,   i, j, t) {
+                for (i = 2; i <= k; i++)
+                    for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
+                        t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+                return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+            }
+            $2 == f { k++; rps[k] = $3; pc[k] = $4; gz[k] = $5; mix[k] = $6
+                      full += $7; nm += $8; n += $9 }
+            END {
+                if (!k) { printf "| %s | not installed | | | | | | | |\n", f
+                          exit }
+                hit = (f == "offload" || f == "static-gzip" || !n) ? "—" \
+                      : sprintf("%.2f", 100 * (1 - (full + nm) / n))
+                printf "| %-13s | %8.0f | %9.0f | %7.0f | %7.0f | %6d | %5d | %6s | %.1f |\n",
+                       f, med(rps, k), med(pc, k), med(gz, k), med(mix, k),
+                       full, nm, hit, k * s / m
+            }' "$per_round"
+    done
+    echo
+    echo "Each round, pages/s (wall):"
+    echo
+    awk '{ v[$1, $2] = $3; if (!($2 in seen)) { seen[$2] = 1; o[++nf] = $2 }
+           if ($1 > nr) nr = $1 }
+         END { printf "| front |"; for (r = 1; r <= nr; r++) printf " %d |", r
+               printf "\n|---|"; for (r = 1; r <= nr; r++) printf "---|"
+               printf "\n"
+               for (i = 1; i <= nf; i++) { printf "| %s |", o[i]
+                   for (r = 1; r <= nr; r++) printf " %s |", v[r, o[i]]
+                   printf "\n" } }' "$per_round"
 } | tee "$raw/table.md"
