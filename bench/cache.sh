@@ -13,6 +13,7 @@
 #   offload+disk   + mod_cache_disk, PiBalanceDeflateCacheKey, sendfile
 #   offload+shm    + mod_cache_socache (shmcb), PiBalanceDeflateCacheKey
 #   disk+L12, shm+L12  the same, PiBalanceDeflateStoreLevel 12
+#   shm-noquick    offload+shm with CacheQuickHandler Off
 #   static-gzip    a reference: Apache's file handler sending the same
 #                  gzip bytes from a file (no proxy, no cache) to all
 #   haproxy        HAProxy cache (process-vary) + compression offload
@@ -334,6 +335,10 @@ $disk_conf" ;;
         shm+L12) apache_front "PiBalanceDeflateCacheKey On
 PiBalanceDeflateStoreLevel 12
 $shm_conf" ;;
+        # mod_cache as a normal handler, after the request's hooks
+        shm-noquick) apache_front "PiBalanceDeflateCacheKey On
+CacheQuickHandler Off
+$shm_conf" ;;
         *) bin=$f; [ "$f" = varnish ] && bin=varnishd
            if ! command -v "$bin" >/dev/null; then
                [ "$r" = 1 ] && echo "  $f: not installed, skipped" >&2
@@ -346,7 +351,7 @@ $shm_conf" ;;
     stop_apache_front
 }
 
-fronts="offload static-gzip offload+disk offload+shm disk+L12 shm+L12 haproxy nginx varnish"
+fronts="offload static-gzip offload+disk offload+shm disk+L12 shm+L12 shm-noquick haproxy nginx varnish"
 echo "bench/cache.sh: ${secs}s a front, $conns connections, max-age" \
      "$MAXAGE s, $rounds round(s); raw data in $raw" >&2
 for r in $(seq 1 "$rounds"); do
