@@ -16,7 +16,8 @@
 #   TEST-FILE run only these files (t/TEST arguments), e.g. t/pibalance/*.t
 # Environment: APACHE_TEST_PORT (the suite's first port, ~30 above it used).
 #
-# Builds once (./configure --enable-werror, make all, make check), then
+# Installs what is missing (build/setup-deps.sh, as build/run-tests.sh),
+# builds once (./configure --enable-werror, make all, make check), then
 # each run is `perl t/TEST -clean; PIB_MPM=mpm make test-httpd`, its output
 # kept in a log under a fresh directory printed at the start and the end.
 # Prints a table: per test file and MPM, passes/runs, and the failed test
@@ -153,6 +154,11 @@ if [ "$(id -u)" -eq 0 ] && ! runuser -u nobody -- test -r "$top/t/TEST.PL" \
     cd "$stage" || exit 2
 fi
 
+# what the suite needs, as build/run-tests.sh installs it (the browser
+# test's puppeteer-core lives in build/browser/ of the tree under test)
+say "dependencies (build/setup-deps.sh)"
+build/setup-deps.sh > "$logdir/deps.log" 2>&1 ||
+    { say "FAILED: build/setup-deps.sh, see $logdir/deps.log"; exit 2; }
 say "build (once)"
 { [ -x configure ] && [ configure -nt configure.ac ] || autoconf; } &&
     ./configure --enable-werror > "$logdir/build.log" 2>&1 &&
