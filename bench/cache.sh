@@ -13,9 +13,13 @@
 #   offload+disk   + mod_cache_disk, PiBalanceDeflateCacheKey, sendfile
 #   offload+shm    + mod_cache_socache (shmcb), PiBalanceDeflateCacheKey
 #   disk+L12, shm+L12  the same, PiBalanceDeflateStoreLevel 12
+#   shm-no304      offload+shm, the node's 304s made no-store (mod_cache
+#                  then asks for the whole page: socache's 304 refresh
+#                  loses the body, docs/offload.md)
 #   shm-noquick    offload+shm with CacheQuickHandler Off
 #   static-gzip    a reference: Apache's file handler sending the same
-#                  gzip bytes from a file (no proxy, no cache) to all
+#                  bytes from files (no proxy, no cache): the offload's
+#                  gzip copy, or the page to clients without gzip
 #   haproxy        HAProxy cache (process-vary) + compression offload
 #   nginx          nginx proxy_cache + gzip
 #   varnish        Varnish, http_gzip_support (do_gzip)
@@ -116,8 +120,18 @@ ProxyIOBufferSize 65536
 EnableSendfile On
 $(if [ "${2:-}" = static ]; then cat <<STATIC
 LoadModule headers_module "$libexec/mod_headers.so"
+LoadModule mime_module "$libexec/mod_mime.so"
+LoadModule rewrite_module "$libexec/mod_rewrite.so"
 DocumentRoot "$work/static"
-Header set Content-Encoding gzip
+TypesConfig /etc/mime.types
+RewriteEngine On
+RewriteCond "%{HTTP:Accept-Encoding}" "gzip"
+RewriteRule "^/page\.html\$" "/page.html.gz" [L]
+<Files "page.html.gz">
+    ForceType text/html
+    Header set Content-Encoding gzip
+</Files>
+Header append Vary Accept-Encoding
 STATIC
 else cat <<PROXY
 <Proxy "balancer://b">
@@ -295,7 +309,8 @@ measure() {                     # measure ROUND NAME FRONT
     mix=$(awk '/^MIXBYTES/ {print $2}' <<<"$out")
     us=$(printf '%.0f' "$(us_per_request $((t1 - t0)) "$n")")
     pc=$(awk -v us="$us" 'BEGIN {printf "%.0f", (us > 0 ? 1e6 / us : 0)}')
-    echo "$r $name $rps $pc $gz $mix $full $nm $n" >> "$per_round"
+    echo "$r $name ${rps:-0} ${pc:-0} ${gz:-0} ${mix:-0} ${full:-0} ${nm:-0} ${n:-0}" \
+        >> "$per_round"
     printf '  round %s %-13s %6s pages/s, %6s a core, node: %s full, %s 304\n' \
         "$r" "$name" "$rps" "$pc" "$full" "$nm" >&2
 }
@@ -312,17 +327,22 @@ run_front() {                   # run_front ROUND NAME
     name=$f
     case $f in
         offload) apache_front ""
-                 # the ceiling row's file: the offload's own gzip bytes
-                 if [ ! -s "$work/static/page.html" ]; then
+                 # the reference row's files: the node's page, and the
+                 # offload's own gzip bytes of it
+                 if [ ! -s "$work/static/page.html.gz" ]; then
                      mkdir -p "$work/static"
-                     curl -s -H 'Accept-Encoding: gzip' \
-                          -o "$work/static/page.html" \
+                     cp "$work/node/htdocs/page.html" "$work/static/"
+                     curl -sf -H 'Accept-Encoding: gzip' \
+                          -o "$work/static/page.html.gz" \
                           "http://127.0.0.1:$FRONT/page.html"
+                     gzip -t < "$work/static/page.html.gz" ||
+                         { echo "the offload's gzip page?" >&2; exit 1; }
                      chmod -R a+rX "$work/static"
                  fi ;;
-        # A reference, not a cache: Apache's own file handler sending the
-        # offload's gzip bytes from a file (sendfile) to every client, with
-        # no proxy and no cache: what serving a pre-compressed file costs.
+        # A reference, not a cache: Apache's own file handler sending a
+        # pre-compressed file (sendfile): the offload's gzip bytes to
+        # gzip clients, the page to the others (mod_rewrite on
+        # Accept-Encoding), with no proxy and no cache.
         static-gzip) apache_front "" static ;;
         offload+disk) apache_front "PiBalanceDeflateCacheKey On
 $disk_conf" ;;
@@ -334,6 +354,12 @@ PiBalanceDeflateStoreLevel 12
 $disk_conf" ;;
         shm+L12) apache_front "PiBalanceDeflateCacheKey On
 PiBalanceDeflateStoreLevel 12
+$shm_conf" ;;
+        # the node's 304 made no-store, so that mod_cache asks again
+        # without the condition: a way around socache's empty refresh
+        shm-no304) apache_front "PiBalanceDeflateCacheKey On
+LoadModule headers_module \"$libexec/mod_headers.so\"
+Header set Cache-Control no-store \"expr=%{REQUEST_STATUS} == 304\"
 $shm_conf" ;;
         # mod_cache as a normal handler, after the request's hooks
         shm-noquick) apache_front "PiBalanceDeflateCacheKey On
@@ -351,7 +377,7 @@ $shm_conf" ;;
     stop_apache_front
 }
 
-fronts="offload static-gzip offload+disk offload+shm disk+L12 shm+L12 shm-noquick haproxy nginx varnish"
+fronts="offload static-gzip offload+disk offload+shm disk+L12 shm+L12 shm-no304 shm-noquick haproxy nginx varnish"
 echo "bench/cache.sh: ${secs}s a front, $conns connections, max-age" \
      "$MAXAGE s, $rounds round(s); raw data in $raw" >&2
 for r in $(seq 1 "$rounds"); do
@@ -359,7 +385,7 @@ for r in $(seq 1 "$rounds"); do
 done
 
 # median of the rounds for rates and bytes; node requests summed; the hit
-# ratio from the sums (the offload alone and the ceiling have no cache)
+# ratio from the sums (the offload alone and the reference have no cache)
 {
     echo "bench/cache.sh ${secs}s ${conns} connections, max-age ${MAXAGE}s," \
          "$rounds round(s) (medians), $(date -u +%Y-%m-%dT%H:%MZ)," \

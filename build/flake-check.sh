@@ -142,6 +142,12 @@ logdir=$(mktemp -d "${TMPDIR:-/tmp}/flake-check.XXXXXX")
 chmod 755 "$logdir"
 say "logs in $logdir"
 
+# what the suite needs, as build/run-tests.sh installs it (the browser
+# test's puppeteer-core lives in build/browser/: installed
+# before a private checkout is copied, as build/run-tests.sh does)
+say "dependencies (build/setup-deps.sh)"
+build/setup-deps.sh > "$logdir/deps.log" 2>&1 ||
+    { say "FAILED: build/setup-deps.sh, see $logdir/deps.log"; exit 2; }
 # httpd's children must read t/: as build/run-tests.sh, test a copy in a
 # world-readable place when the checkout is private.
 if [ "$(id -u)" -eq 0 ] && ! runuser -u nobody -- test -r "$top/t/TEST.PL" \
@@ -154,11 +160,6 @@ if [ "$(id -u)" -eq 0 ] && ! runuser -u nobody -- test -r "$top/t/TEST.PL" \
     cd "$stage" || exit 2
 fi
 
-# what the suite needs, as build/run-tests.sh installs it (the browser
-# test's puppeteer-core lives in build/browser/ of the tree under test)
-say "dependencies (build/setup-deps.sh)"
-build/setup-deps.sh > "$logdir/deps.log" 2>&1 ||
-    { say "FAILED: build/setup-deps.sh, see $logdir/deps.log"; exit 2; }
 say "build (once)"
 { [ -x configure ] && [ configure -nt configure.ac ] || autoconf; } &&
     ./configure --enable-werror > "$logdir/build.log" 2>&1 &&
