@@ -107,7 +107,14 @@ $m = wait_for(30, 0.1, sub {
     my $h = heat1();
     return $h->{thermal_state} ne 'drained' ? $h : undef;
 });
-ok t_cmp($m && $m->{thermal_state}, 'ramping', 'back, and ramping');
+# what /pi-status said when it first did not say "drained" (named in the
+# result, so that a failure under load says what it saw)
+my $saw = $m ? sprintf('state %s, weight %s, %s C, telemetry %s',
+                       $m->{thermal_state}, $m->{weight},
+                       $m->{telemetry}{temperature_c} // '?',
+                       $m->{telemetry_stale} ? 'stale' : 'fresh')
+             : 'still drained after 30 s';
+ok t_cmp($m && $m->{thermal_state}, 'ramping', "back, and ramping ($saw)");
 ok t_cmp($m && $m->{weight} < 1, 1,
          'ramping weight ' . ($m ? $m->{weight} : '?') . ' < 1');
 my $back = wait_for(30, 0.3, sub {
