@@ -74,7 +74,6 @@ static int pis_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 
 static void pis_child_init(apr_pool_t *pchild, server_rec *s)
 {
-    pis_handler_child_init(pchild, s);
     pis_shm_child_init(pchild, s);
     pis_probe_child_init(pchild, s);
 }

@@ -20,8 +20,6 @@
 #define PIS_PROBE_TIMEOUT_MAX      apr_time_from_sec(60)
 #define PIS_MAX_MEMBERS_LIMIT      4096
 
-typedef struct pis_cache pis_cache;
-
 /* NULL / -1 / 0 mean unset; pis_conf_*() apply the defaults. */
 typedef struct {
     const char *thermal_glob;       /* PiStatsThermalZone */
@@ -32,7 +30,6 @@ typedef struct {
     apr_interval_time_t probe_interval;  /* PiStatsProbeInterval, -1 */
     apr_interval_time_t probe_timeout;   /* PiStatsProbeTimeout, -1 */
     unsigned max_members;           /* PiStatsMaxMembers (main server) */
-    pis_cache *cache;               /* per process, from child_init */
 } pis_srv_conf;
 
 extern module AP_MODULE_DECLARE_DATA pistats_module;

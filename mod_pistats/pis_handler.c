@@ -1,8 +1,8 @@
 /* pis_handler.c -- "SetHandler pi-status": snapshot, then render.
  *
- * The node's own telemetry is read at most once a second per virtual host
- * and process; the cache is a small struct behind a thread mutex (this is
- * the status page, not the request path of proxied traffic).
+ * The node's own telemetry is read for every answer (a few small files,
+ * ~40 us).  Not cached: a master's probes land on any child process, and a
+ * per-child copy could answer an older reading after a newer one.
  */
 #include <unistd.h>
 
@@ -11,7 +11,6 @@
 #include "http_protocol.h"
 #include "http_request.h"
 #include "apr_strings.h"
-#include "apr_thread_mutex.h"
 
 #include "pis_config.h"
 #include "pis_handler.h"
@@ -22,33 +21,7 @@
 #include "mod_status.h"
 #include "pis_render_modstatus.h"
 
-#define PIS_CACHE_TTL apr_time_from_sec(1)
-
-struct pis_cache {
-#if APR_HAS_THREADS
-    apr_thread_mutex_t *lock;
-#endif
-    apr_time_t taken;              /* 0: never */
-    pis_telemetry t;
-};
-
-void pis_handler_child_init(apr_pool_t *pchild, server_rec *s)
-{
-    for (; s != NULL; s = s->next) {
-        pis_srv_conf *c = ap_get_module_config(s->module_config,
-                                               &pistats_module);
-        pis_cache *cache = apr_pcalloc(pchild, sizeof(*cache));
-
-#if APR_HAS_THREADS
-        if (apr_thread_mutex_create(&cache->lock, APR_THREAD_MUTEX_DEFAULT,
-                                    pchild) != APR_SUCCESS) {
-            continue;           /* no cache: read the sensors each time */
-        }
-#endif
-        c->cache = cache;
-    }
-}
-
+/* Reads the node's own telemetry now. */
 static void read_now(const pis_srv_conf *c, pis_telemetry *t)
 {
     pis_sensor_paths paths;
@@ -65,30 +38,6 @@ static void read_now(const pis_srv_conf *c, pis_telemetry *t)
         node = host;
     }
     pis_read_local(&paths, node, t);
-}
-
-/* Copies the node's telemetry, refreshing it when older than a second. */
-static void snapshot(const pis_srv_conf *c, pis_telemetry *t)
-{
-    pis_cache *cache = c->cache;
-    apr_time_t now = apr_time_now();
-
-    if (cache == NULL) {
-        read_now(c, t);
-        return;
-    }
-#if APR_HAS_THREADS
-    apr_thread_mutex_lock(cache->lock);
-#endif
-    if (cache->taken == 0 || now - cache->taken >= PIS_CACHE_TTL
-        || now < cache->taken) {
-        read_now(c, &cache->t);
-        cache->taken = now;
-    }
-    *t = cache->t;
-#if APR_HAS_THREADS
-    apr_thread_mutex_unlock(cache->lock);
-#endif
 }
 
 static void emit_rwrite(void *ctx, const char *s, size_t n)
@@ -130,8 +79,8 @@ int pis_handler(request_rec *r)
     }
     c = ap_get_module_config(r->server->module_config, &pistats_module);
     pis_parse_query(r->args, &q);
-    snapshot(c, &self);
-    pis_count_workers(&self);            /* now, not the cached second */
+    read_now(c, &self);
+    pis_count_workers(&self);
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
     ap_set_content_type(r, content_type(q.format));
@@ -171,7 +120,7 @@ int pis_status_hook(request_rec *r, int flags)
     pis_snap snap;
     pis_out out;
 
-    snapshot(c, &self);
+    read_now(c, &self);
     pis_snapshot(r, &self, &snap);
     if (snap.nbalancers == 0) {
         return OK;

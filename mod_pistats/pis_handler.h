@@ -1,11 +1,8 @@
-/* pis_handler.h -- the pi-status handler and its per-process cache. */
+/* pis_handler.h -- the pi-status handler. */
 #ifndef PIS_HANDLER_H
 #define PIS_HANDLER_H
 
 #include "httpd.h"
-
-/* Creates each server's telemetry cache in the child's pool. */
-void pis_handler_child_init(apr_pool_t *pchild, server_rec *s);
 
 /* The handler for "SetHandler pi-status". */
 int pis_handler(request_rec *r);
