@@ -59,6 +59,7 @@ sub decode {
 
 Apache::TestRequest::module('cache_codings');
 my %etag;
+my @trace;              # per request: X-Cache, node requests after it
 for my $c (@cases) {
     my ($ae, $want) = @$c;
     my $what = $ae // 'no Accept-Encoding';
@@ -71,6 +72,8 @@ for my $c (@cases) {
     ok t_cmp(defined $body && $body eq $page ? 'page' : 'garbled', 'page',
              "[$what] decodes to the node's page");
     $etag{$got}{ $res->header('ETag') // '' } = 1;
+    push @trace, sprintf('%s %s %s', $want, $res->header('X-Cache') // '?',
+                         node_requests());
 }
 
 ok t_cmp(join(' ', map { "$_:" . join('|', sort keys %{ $etag{$_} }) }
@@ -79,7 +82,9 @@ ok t_cmp(join(' ', map { "$_:" . join('|', sort keys %{ $etag{$_} }) }
          . qq{zstd:"$name-v1-zstd"},
          'one ETag per coding, suffixed by the coding');
 ok t_cmp(node_requests(), 4,
-         'eleven clients, four stored copies: the node asked once a coding');
+         'eleven clients, four stored copies: the node asked once a coding'
+         . ' (coding, X-Cache, node requests so far: ' . join('; ', @trace)
+         . ')');
 
 # Again: every string is a hit now, served whole in its coding, the node
 # not asked.
