@@ -13,6 +13,9 @@
 #   offload+disk   + mod_cache_disk, PiBalanceDeflateCacheKey, sendfile
 #   offload+shm    + mod_cache_socache (shmcb), PiBalanceDeflateCacheKey
 #   disk+L12, shm+L12  the same, PiBalanceDeflateStoreLevel 12
+#   shm-full       shm+L12 with PiBalanceDeflateCacheRefresh full (stale
+#                  copies refreshed by full requests: no 304, no empty
+#                  copy)
 #   shm-no304      offload+shm, the node's 304s made no-store (mod_cache
 #                  then asks for the whole page: socache's 304 refresh
 #                  loses the body, docs/offload.md)
@@ -29,6 +32,7 @@
 # the mix (headers included), full bodies (200) and 304s the node sent
 # during the run, the hit ratio (requests the node did not see), and the
 # freshness periods the run spans (caches are warmed by a 1 s run first).
+# PIB_CACHE_FRONTS: the rows to run (names as above; default all).
 # PIB_CACHE_ROUNDS rounds (default 3), each front once a round in the
 # same order: the table gives medians (node requests summed over the
 # rounds), then every round's pages/s.  A front that is not installed
@@ -361,6 +365,12 @@ $shm_conf" ;;
 LoadModule headers_module \"$libexec/mod_headers.so\"
 Header set Cache-Control no-store \"expr=%{REQUEST_STATUS} == 304\"
 $shm_conf" ;;
+        # socache's recommended set-up: stale copies refreshed by full
+        # requests (PiBalanceDeflateCacheRefresh full), stored at 12
+        shm-full) apache_front "PiBalanceDeflateCacheKey On
+PiBalanceDeflateStoreLevel 12
+PiBalanceDeflateCacheRefresh full
+$shm_conf" ;;
         # mod_cache as a normal handler, after the request's hooks
         shm-noquick) apache_front "PiBalanceDeflateCacheKey On
 CacheQuickHandler Off
@@ -377,7 +387,7 @@ $shm_conf" ;;
     stop_apache_front
 }
 
-fronts="offload static-gzip offload+disk offload+shm disk+L12 shm+L12 shm-no304 shm-noquick haproxy nginx varnish"
+fronts=${PIB_CACHE_FRONTS:-offload static-gzip offload+disk offload+shm disk+L12 shm+L12 shm-full shm-no304 shm-noquick haproxy nginx varnish}
 echo "bench/cache.sh: ${secs}s a front, $conns connections, max-age" \
      "$MAXAGE s, $rounds round(s); raw data in $raw" >&2
 for r in $(seq 1 "$rounds"); do

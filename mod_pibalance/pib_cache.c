@@ -61,6 +61,7 @@ static const pib_codings *pib_cache_offer(request_rec *r)
 typedef struct {
     int key;                /* PiBalanceDeflateCacheKey, -1 unset */
     int store_level;        /* PiBalanceDeflateStoreLevel, -1 unset */
+    int refresh_full;       /* PiBalanceDeflateCacheRefresh, -1 unset */
 } pib_cache_conf;
 
 static apr_hash_t *pib_cache_servers;   /* server_rec * -> conf */
@@ -85,7 +86,7 @@ static pib_cache_conf *pib_cache_conf_for(cmd_parms *cmd)
 
         *k = cmd->server;
         c = apr_palloc(cmd->pool, sizeof(*c));
-        c->key = c->store_level = -1;
+        c->key = c->store_level = c->refresh_full = -1;
         apr_hash_set(pib_cache_servers, k, sizeof(*k), c);
         if (!cmd->server->is_virtual) {
             pib_cache_main = c;
@@ -141,6 +142,23 @@ const char *pib_set_store_level(cmd_parms *cmd, void *dc, const char *arg)
                             "body gets zlib's 9)", cmd->cmd->name, arg);
     }
     pib_cache_conf_for(cmd)->store_level = (int)v;
+    return NULL;
+}
+
+const char *pib_set_cache_refresh(cmd_parms *cmd, void *dc,
+                                  const char *arg)
+{
+    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
+
+    (void)dc;
+    if (err != NULL) {
+        return err;
+    }
+    if (strcasecmp(arg, "conditional") != 0 && strcasecmp(arg, "full") != 0) {
+        return apr_psprintf(cmd->pool, "%s: '%s' must be conditional or "
+                            "full", cmd->cmd->name, arg);
+    }
+    pib_cache_conf_for(cmd)->refresh_full = strcasecmp(arg, "full") == 0;
     return NULL;
 }
 
@@ -248,6 +266,33 @@ static int pib_will_store(request_rec *r)
         }
     }
     return 0;
+}
+
+/* ---- PiBalanceDeflateCacheRefresh full ----------------------------------
+ *
+ * mod_cache refreshes a stale copy with a conditional request (its own
+ * If-None-Match and If-Modified-Since), and mod_cache_socache keeps no
+ * body on a 304 refresh (docs/offload.md).  With "full", a request that
+ * mod_cache will store (CACHE_SAVE among its filters) goes to the node
+ * without If-None-Match and If-Modified-Since: the node sends the whole
+ * page, mod_cache stores it whole, and a client's own condition is then
+ * answered by mod_cache from the new copy when it has one to compare, else
+ * with the page. */
+int pib_cache_refresh_whole(request_rec *r, apr_table_t *up)
+{
+    if (pib_cache_field(r->server,
+                        APR_OFFSETOF(pib_cache_conf, refresh_full)) != 1
+        || (apr_table_get(up, "If-None-Match") == NULL
+            && apr_table_get(up, "If-Modified-Since") == NULL)
+        || !pib_will_store(r)) {
+        return 0;
+    }
+    apr_table_unset(up, "If-None-Match");
+    apr_table_unset(up, "If-Modified-Since");
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "deflate: %s will be "
+                  "stored: the whole page asked for, no conditions "
+                  "(PiBalanceDeflateCacheRefresh full)", r->unparsed_uri);
+    return 1;
 }
 
 int pib_cache_level(request_rec *r, int level)
@@ -411,6 +456,13 @@ static int pib_cache_check_config(apr_pool_t *pconf, apr_pool_t *plog,
         return OK;
     }
     for (v = s; v != NULL; v = v->next) {
+        if (pib_cache_field(v, APR_OFFSETOF(pib_cache_conf, refresh_full))
+            == 1) {
+            ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, v,
+                         PIBLOGNO(12800) "PiBalanceDeflateCacheRefresh full "
+                         "needs mod_cache (LoadModule cache_module)");
+            return !OK;
+        }
         if (pib_cache_field(v, APR_OFFSETOF(pib_cache_conf, key)) == 1) {
             ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, v,
                          PIBLOGNO(12500) "PiBalanceDeflateCacheKey On "

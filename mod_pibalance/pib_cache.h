@@ -10,6 +10,11 @@
  *
  * PiBalanceDeflateStoreLevel N (server config, virtual host): the level
  * of a response mod_cache's CACHE_SAVE filter is about to store.
+ *
+ * PiBalanceDeflateCacheRefresh conditional|full (server config, virtual
+ * host): how mod_cache refreshes a stale copy from an HTTP node; "full"
+ * sends a request mod_cache will store without conditions
+ * (pib_cache_refresh_whole), for mod_cache_socache.
  */
 #ifndef PIB_CACHE_H
 #define PIB_CACHE_H
@@ -23,6 +28,12 @@
  * and CACHE_SAVE is in r's output filters, else level. */
 int pib_cache_level(request_rec *r, int level);
 
+/* In mod_proxy's fixups (up: the node's copy of the headers): with
+ * PiBalanceDeflateCacheRefresh full, removes If-None-Match and
+ * If-Modified-Since from a request whose response mod_cache will store.
+ * Returns 1 when it did. */
+int pib_cache_refresh_whole(request_rec *r, apr_table_t *up);
+
 /* Forgets the directives before a configuration is read. */
 void pib_cache_conf_reset(void);
 
@@ -31,6 +42,8 @@ void pib_cache_register(apr_pool_t *p);
 extern const char *pib_set_cache_key(cmd_parms *cmd, void *dc, int on);
 extern const char *pib_set_store_level(cmd_parms *cmd, void *dc,
                                        const char *arg);
+extern const char *pib_set_cache_refresh(cmd_parms *cmd, void *dc,
+                                         const char *arg);
 
 #define PIB_CACHE_CMDS \
     AP_INIT_FLAG("PiBalanceDeflateCacheKey", pib_set_cache_key, NULL, \
@@ -38,6 +51,9 @@ extern const char *pib_set_store_level(cmd_parms *cmd, void *dc,
                  "offload produces before mod_cache looks (default Off)"), \
     AP_INIT_TAKE1("PiBalanceDeflateStoreLevel", pib_set_store_level, \
                   NULL, RSRC_CONF, "gzip level 1..12 of a response " \
-                  "mod_cache stores (default: PiBalanceDeflateLevel)"),
+                  "mod_cache stores (default: PiBalanceDeflateLevel)"), \
+    AP_INIT_TAKE1("PiBalanceDeflateCacheRefresh", pib_set_cache_refresh, \
+                  NULL, RSRC_CONF, "conditional (default) or full: how " \
+                  "mod_cache refreshes a stale copy from the node"),
 
 #endif /* PIB_CACHE_H */

@@ -28,6 +28,7 @@
 #include "apr_optional_hooks.h"
 
 #include "pib_log.h"
+#include "pib_cache.h"
 #include "pib_deflate_conf.h"
 #include "pib_upstream.h"
 #include "pib_proxyhook.h"
@@ -121,6 +122,7 @@ static void pib_strip(request_rec *r, apr_table_t *t)
 
 static int pib_proxy_fixups(request_rec *r)
 {
+    pib_cache_refresh_whole(r, r->headers_in);  /* before our unsuffix */
     if (pib_offloaded(r)) {
         pib_strip(r, r->headers_in);   /* the upstream copy only */
     }

@@ -1,6 +1,7 @@
-# PiBalanceDeflateCacheKey and PiBalanceDeflateStoreLevel (issue 18): bad
-# values and places stop start-up with a message; the key without
-# mod_cache is refused (PIB12500); a good configuration passes.
+# PiBalanceDeflateCacheKey, PiBalanceDeflateStoreLevel and
+# PiBalanceDeflateCacheRefresh (issue 18): bad values and places stop
+# start-up with a message; the key or a full refresh without mod_cache is
+# refused (PIB12500, PIB12800); a good configuration passes.
 use strict;
 use warnings FATAL => 'all';
 
@@ -37,6 +38,17 @@ my @bad = (
     ["<VirtualHost 127.0.0.1:65001>\nPiBalanceDeflateCacheKey On\n"
      . "</VirtualHost>",
      qr/PIB12500: PiBalanceDeflateCacheKey On needs mod_cache/],
+    ['PiBalanceDeflateCacheRefresh sometimes',
+     qr/PiBalanceDeflateCacheRefresh: 'sometimes' must be conditional or full/],
+    ['PiBalanceDeflateCacheRefresh',
+     qr/PiBalanceDeflateCacheRefresh takes one argument/],
+    ["<Location /x>\nPiBalanceDeflateCacheRefresh full\n</Location>",
+     qr/PiBalanceDeflateCacheRefresh (not allowed in <Location> context|cannot occur within <Location> section)/],
+    ['PiBalanceDeflateCacheRefresh full',
+     qr/PIB12800: PiBalanceDeflateCacheRefresh full needs mod_cache/],
+    ["<VirtualHost 127.0.0.1:65001>\nPiBalanceDeflateCacheRefresh full\n"
+     . "</VirtualHost>",
+     qr/PIB12800: PiBalanceDeflateCacheRefresh full needs mod_cache/],
 );
 
 plan tests => 2 * @bad + 2, need_module 'pibalance';
@@ -51,9 +63,11 @@ for my $b (@bad) {
 my ($rc, $out) = check_config($cache . <<'GOOD', [qw(pibalance)]);
 PiBalanceDeflateCacheKey On
 PiBalanceDeflateStoreLevel 12
+PiBalanceDeflateCacheRefresh full
 <VirtualHost 127.0.0.1:65001>
     PiBalanceDeflateCacheKey Off
     PiBalanceDeflateStoreLevel 1
+    PiBalanceDeflateCacheRefresh Conditional
 </VirtualHost>
 GOOD
 ok t_cmp($rc, 0, 'a good configuration passes');
