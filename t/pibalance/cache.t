@@ -40,6 +40,10 @@ sub get {
                                                 : ());
 }
 
+# One keep-alive connection a virtual host: a request is read only when
+# the one before it has ended, so mod_cache has stored its copy (a
+# streamed body's copy is stored after its last bytes went out).
+Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
 for my $vh (@vhosts) {
     my $name = "$vh-p1";
     my $page = PiCache::body($name, 1);
