@@ -48,6 +48,9 @@ sub counts_when {
     return $c;
 }
 
+# keep-alive: the next request on the connection is read after mod_cache
+# stored the copy (t/pibalance/cache.t)
+Apache::TestRequest::user_agent(reset => 1, keep_alive => 1);
 my $before = counts();
 my $name = 'status-p1';
 get("/page/$name");                             # miss, stored
