@@ -60,16 +60,9 @@ void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap);
 void pis_snap_mark_shared(pis_snap *snap);
 
 /* The HTML page of a master: own telemetry, a table per balancer with
- * inline SVG sparklines (request rate, temperature) per member.  No
- * external assets, no JavaScript.  refresh > 0 adds a meta refresh. */
+ * an inline SVG chart per member (pis_render_chart.c).  No external
+ * assets, no JavaScript.  refresh > 0 adds a meta refresh. */
 void pis_render_snap_html(pis_out *o, const pis_snap *snap, int refresh);
-
-/* Inline SVG sparklines (pis_render_svg.c) of up to PIS_HISTORY_S
- * per-second values, oldest first, each preceded by a
- * <span class="ymax"> label of the largest value.  Temperatures are
- * tenths of a degree; PIS_TEMP_NONE leaves a gap in the line. */
-void pis_render_spark_rate(pis_out *o, const uint32_t *req, unsigned n);
-void pis_render_spark_temp(pis_out *o, const int16_t *dc, unsigned n);
 
 /* A member's chart (pis_render_chart.c): temperature over the last
  * PIS_HISTORY_S seconds with b's limits (when it has settings) and the

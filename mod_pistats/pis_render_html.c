@@ -1,6 +1,6 @@
 /* pis_render_html.c -- a master's HTML /pi-status (see pis_render.h).
  *
- * One self-contained page: inline CSS, inline SVG (pis_render_svg.c),
+ * One self-contained page: inline CSS, inline SVG (pis_render_chart.c),
  * no scripts, no external assets; a meta refresh when asked.  Layout:
  *
  *   h1   pi-status: <node>          server version, uptime, probe, deflate

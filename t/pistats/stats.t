@@ -151,7 +151,7 @@ ok t_cmp($prom =~ /^pistats_member_requests_total\{balancer="balancer:\/\/stats"
 # HTML: plots for each member, self-contained.
 my $html = GET_BODY('/pi-status');
 my $svgs = () = $html =~ /<svg/g;
-ok t_cmp($svgs >= 2 * 3, 1, "inline SVG sparklines ($svgs)");
+ok t_cmp($svgs >= 2 * 3, 1, "inline SVG charts ($svgs)");
 # (a data: URL is inline: the page's empty icon, which spares the browser
 # a request for /favicon.ico)
 ok t_cmp($html =~ /<(?:script|link)[^>]+(?:src|href)="(?!data:)/i ? 1 : 0, 0,
