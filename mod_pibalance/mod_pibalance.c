@@ -51,7 +51,6 @@ static int pib_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
     (void)plog;
     (void)ptemp;
     pib_adapt_conf_reset();
-    pib_cache_conf_reset();
     return OK;
 }
 
@@ -77,8 +76,8 @@ AP_DECLARE_MODULE(pibalance) = {
     STANDARD20_MODULE_STUFF,
     pib_create_dir,         /* create per-directory config */
     pib_merge_dir,          /* merge per-directory config */
-    NULL,                   /* create per-server config */
-    NULL,                   /* merge per-server config */
+    pib_cache_create_srv,   /* create per-server config */
+    pib_cache_merge_srv,    /* merge per-server config */
     pib_deflate_cmds,       /* directives */
     pib_register_hooks,
     AP_MODULE_FLAG_NONE

@@ -11,9 +11,9 @@
  *   log_transaction    pib_cache_log: client's value back, counters
  *
  * The directives are per server (mod_cache's quick handler sees only the
- * server's configuration: no <Location> or <Proxy> is known yet), kept in
- * a table keyed by server_rec made while the configuration is read.  A
- * virtual host inherits each one it does not set from the main server.
+ * server's configuration: no <Location> or <Proxy> is known yet): the
+ * module's server configuration, a virtual host inheriting each one it
+ * does not set from the main server.
  *
  * Left out: decompressing the stored gzip copy for identity clients (the
  * identity copy is a variant of its own: the node's exact bytes, no CPU
@@ -25,7 +25,6 @@
 #include "http_request.h"
 #include "http_protocol.h"
 #include "util_filter.h"
-#include "apr_hash.h"
 #include "apr_strings.h"
 #include "apr_portable.h"
 
@@ -40,6 +39,7 @@
 #include "pi_num.h"
 
 APLOG_USE_MODULE(pibalance);
+extern module AP_MODULE_DECLARE_DATA pibalance_module;
 
 /* The codings the offload produces, in its order of preference: the
  * server's PiBalanceDeflateCodecs (the quick handler runs before any
@@ -64,55 +64,42 @@ typedef struct {
     int refresh_full;       /* PiBalanceDeflateCacheRefresh, -1 unset */
 } pib_cache_conf;
 
-static apr_hash_t *pib_cache_servers;   /* server_rec * -> conf */
-static const pib_cache_conf *pib_cache_main;
-
-void pib_cache_conf_reset(void)
+void *pib_cache_create_srv(apr_pool_t *p, server_rec *s)
 {
-    pib_cache_servers = NULL;
-    pib_cache_main = NULL;
+    pib_cache_conf *c = apr_palloc(p, sizeof(*c));
+
+    (void)s;
+    c->key = c->store_level = c->refresh_full = -1;
+    return c;
+}
+
+/* A virtual host inherits each directive it does not set. */
+void *pib_cache_merge_srv(apr_pool_t *p, void *basev, void *addv)
+{
+    const pib_cache_conf *base = basev, *add = addv;
+    pib_cache_conf *c = apr_palloc(p, sizeof(*c));
+
+    c->key = add->key != -1 ? add->key : base->key;
+    c->store_level = add->store_level != -1 ? add->store_level
+                                            : base->store_level;
+    c->refresh_full = add->refresh_full != -1 ? add->refresh_full
+                                              : base->refresh_full;
+    return c;
 }
 
 static pib_cache_conf *pib_cache_conf_for(cmd_parms *cmd)
 {
-    pib_cache_conf *c;
-
-    if (pib_cache_servers == NULL) {
-        pib_cache_servers = apr_hash_make(cmd->pool);
-    }
-    c = apr_hash_get(pib_cache_servers, &cmd->server, sizeof(server_rec *));
-    if (c == NULL) {
-        server_rec **k = apr_palloc(cmd->pool, sizeof(*k));
-
-        *k = cmd->server;
-        c = apr_palloc(cmd->pool, sizeof(*c));
-        c->key = c->store_level = c->refresh_full = -1;
-        apr_hash_set(pib_cache_servers, k, sizeof(*k), c);
-        if (!cmd->server->is_virtual) {
-            pib_cache_main = c;
-        }
-    }
-    return c;
+    return ap_get_module_config(cmd->server->module_config,
+                                &pibalance_module);
 }
 
-static const pib_cache_conf *pib_cache_conf_of(const server_rec *s)
-{
-    if (pib_cache_servers == NULL) {
-        return NULL;
-    }
-    return apr_hash_get(pib_cache_servers, &s, sizeof(server_rec *));
-}
-
-/* A field of s's configuration, else the main server's, else -1. */
+/* A field of s's configuration (merged with the main server's), else -1. */
 static int pib_cache_field(const server_rec *s, size_t off)
 {
-    const pib_cache_conf *c = pib_cache_conf_of(s);
-    int v = c ? *(const int *)((const char *)c + off) : -1;
+    const pib_cache_conf *c = ap_get_module_config(s->module_config,
+                                                   &pibalance_module);
 
-    if (v == -1 && pib_cache_main != NULL) {
-        v = *(const int *)((const char *)pib_cache_main + off);
-    }
-    return v;
+    return c != NULL ? *(const int *)((const char *)c + off) : -1;
 }
 
 const char *pib_set_cache_key(cmd_parms *cmd, void *dc, int on)

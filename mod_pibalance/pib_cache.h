@@ -34,8 +34,9 @@ int pib_cache_level(request_rec *r, int level);
  * Returns 1 when it did. */
 int pib_cache_refresh_whole(request_rec *r, apr_table_t *up);
 
-/* Forgets the directives before a configuration is read. */
-void pib_cache_conf_reset(void);
+/* The module's server configuration: these directives. */
+void *pib_cache_create_srv(apr_pool_t *p, server_rec *s);
+void *pib_cache_merge_srv(apr_pool_t *p, void *basev, void *addv);
 
 void pib_cache_register(apr_pool_t *p);
 
