@@ -295,11 +295,11 @@ perl -MApache::TestMM -e 'Apache::TestMM::generate_script("t/TEST")' \
     >/dev/null 2>&1
 extra=""
 [ $mode = valgrind ] && extra="-one-process -startup_timeout 180"
-# shellcheck disable=SC2086
 # verbose into suite.log; printed brief, with what each failed test
 # compared (build/tap-brief.pl), unless -verbose was asked for
 brief="perl $top/build/tap-brief.pl"
-case " $* " in *" -verbose "*) brief=cat ;; esac
+case " $* " in *" -verbose "*) brief="cat" ;; esac
+# shellcheck disable=SC2086
 PIB_MPM=${PIB_MPM:-event} perl t/TEST -port "$port" -apxs "$(command -v apxs)" \
     -httpd "$wrap" $extra -verbose "$@" 2>&1 | tee "$out/suite.log" | $brief
 suite=${PIPESTATUS[0]}

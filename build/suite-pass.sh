@@ -40,7 +40,7 @@ rm -f t/conf/base.conf
 # Verbose, kept whole in suite.log; printed brief, with what each failed
 # test compared (build/tap-brief.pl).  -verbose given: printed whole.
 brief="perl $top/build/tap-brief.pl"
-case " $* " in *" -verbose "*) brief=cat ;; esac
+case " $* " in *" -verbose "*) brief="cat" ;; esac
 APACHE_TEST_PORT=$port PIB_MPM=$mpm make -s test-httpd \
     TEST_ARGS="-verbose $*" 2>&1 | tee "$dir/suite.log" | $brief
 exit "${PIPESTATUS[0]}"

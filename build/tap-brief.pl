@@ -8,13 +8,15 @@
 #   t/TEST -verbose ... 2>&1 | build/tap-brief.pl
 #
 # Dropped: "ok N" lines, "1..N" plans and the comments of passing tests.
-# Comments kept before a failure: the last 40 lines (a long "received"
-# is cut to its first lines, each to 300 characters).
+# Comments kept before a failure: the first 60 lines of the test's block
+# ("testing" and "expected" first; a long "received" loses its end),
+# each cut to 2,000 characters.  The whole output is in the pass's
+# suite.log.
 use strict;
 use warnings;
 
 my @notes;          # comment lines since the last test line
-my $max = 40;
+my $max = 60;
 my $failed = 0;     # printing the comments after a "not ok"
 
 $| = 1;
@@ -32,9 +34,8 @@ while (my $line = <STDIN>) {
         print $line;                    # "# Failed test N in ... line L"
     }
     elsif ($line =~ /^\s*#/) {
-        $line = substr($line, 0, 300) . "...\n" if length($line) > 301;
-        push @notes, $line;
-        shift @notes if @notes > $max;
+        $line = substr($line, 0, 2000) . "...\n" if length($line) > 2001;
+        push @notes, $line if @notes < $max;
     }
     else {
         # a comment block ended by other output (a file's name, a

@@ -167,12 +167,15 @@ static int pib_cache_ae_cb(void *rec, const char *key, const char *val)
     return 1;
 }
 
+static void pib_cache_note_conds(request_rec *r);
+
 static int pib_cache_read(request_rec *r)
 {
     pib_ae_seen seen;
     const pib_codings *offer;
     const char *v;
 
+    pib_cache_note_conds(r);
     if (pib_cache_field(r->server, APR_OFFSETOF(pib_cache_conf, key)) != 1
         || apr_table_get(r->notes, PIB_NOTE_CLIENT_AE) != NULL) {
         return DECLINED;
@@ -257,27 +260,59 @@ static int pib_will_store(request_rec *r)
 
 /* ---- PiBalanceDeflateCacheRefresh full ----------------------------------
  *
- * mod_cache refreshes a stale copy with a conditional request (its own
- * If-None-Match and If-Modified-Since), and mod_cache_socache keeps no
- * body on a 304 refresh (docs/offload.md).  With "full", a request that
- * mod_cache will store (CACHE_SAVE among its filters) goes to the node
- * without If-None-Match and If-Modified-Since: the node sends the whole
- * page, mod_cache stores it whole, and a client's own condition is then
- * answered by mod_cache from the new copy when it has one to compare, else
- * with the page. */
-int pib_cache_refresh_whole(request_rec *r, apr_table_t *up)
+ * mod_cache refreshes a stale copy with a conditional request: it takes
+ * the client's If-* headers away and sends its own If-None-Match (the
+ * stored ETag) and If-Modified-Since (the stored Last-Modified).
+ * mod_cache_socache keeps no body when the node answers that with 304
+ * (docs/offload.md).  With "full", the client's two headers are noted
+ * before mod_cache looks (pib_cache_read); a request that mod_cache will
+ * store (CACHE_SAVE among its filters) and whose two headers are no
+ * longer the client's goes to the node without them, so the node sends
+ * the whole page and mod_cache stores it whole.  The client's own
+ * conditions are never taken away: a response mod_cache does not store
+ * after all (no Content-Length, too large, no-store) still gets its 304.
+ * A client that sent the stored copy's own validators cannot be told
+ * from mod_cache: that refresh stays conditional (the check below drops
+ * the empty copy it leaves). */
+
+#define PIB_NOTE_CLIENT_INM "pibalance-client-inm"
+#define PIB_NOTE_CLIENT_IMS "pibalance-client-ims"
+
+static void pib_cache_note_conds(request_rec *r)
 {
+    const char *inm, *ims;
+
     if (pib_cache_field(r->server,
                         APR_OFFSETOF(pib_cache_conf, refresh_full)) != 1
-        || (apr_table_get(up, "If-None-Match") == NULL
-            && apr_table_get(up, "If-Modified-Since") == NULL)
+        || apr_table_get(r->notes, PIB_NOTE_CLIENT_INM) != NULL) {
+        return;
+    }
+    inm = apr_table_get(r->headers_in, "If-None-Match");
+    ims = apr_table_get(r->headers_in, "If-Modified-Since");
+    apr_table_setn(r->notes, PIB_NOTE_CLIENT_INM, inm ? inm : "");
+    apr_table_setn(r->notes, PIB_NOTE_CLIENT_IMS, ims ? ims : "");
+}
+
+static int pib_same(const char *now, const char *client)
+{
+    return strcmp(now ? now : "", client) == 0;
+}
+
+int pib_cache_refresh_whole(request_rec *r, apr_table_t *up)
+{
+    const char *inm = apr_table_get(r->notes, PIB_NOTE_CLIENT_INM);
+    const char *ims = apr_table_get(r->notes, PIB_NOTE_CLIENT_IMS);
+
+    if (inm == NULL || ims == NULL
+        || (pib_same(apr_table_get(up, "If-None-Match"), inm)
+            && pib_same(apr_table_get(up, "If-Modified-Since"), ims))
         || !pib_will_store(r)) {
         return 0;
     }
     apr_table_unset(up, "If-None-Match");
     apr_table_unset(up, "If-Modified-Since");
-    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "deflate: %s will be "
-                  "stored: the whole page asked for, no conditions "
+    ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r, "deflate: mod_cache "
+                  "refreshes %s: the whole page asked for "
                   "(PiBalanceDeflateCacheRefresh full)", r->unparsed_uri);
     return 1;
 }

@@ -191,7 +191,7 @@ for i in $(seq 1 150); do
 done
 check "e4 refuses connections while down" "[ $down = 1 ]"
 up=0
-for i in $(seq 1 300); do              # bounded: ~30 s after up_at at most
+for i in $(seq 1 300); do              # bounded: 300 tries, ~30 s or more
     if curl -s --max-time 1 -o /dev/null "$U:$((BASE + 3))/"; then
         up=1; break
     fi
