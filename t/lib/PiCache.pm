@@ -35,6 +35,14 @@ sub version {
     return $v =~ /^\d+$/ ? $v : 1;
 }
 
+# For the tests: what record() wrote for NAME, one array of fields a
+# request (empty when the node was never asked).
+sub hits {
+    my ($dir, $name) = @_;
+    open my $fh, '<', "$dir/$name.hits" or return ();
+    return map { chomp; [split /\t/, $_, -1] } <$fh>;
+}
+
 sub record {
     my ($dir, $name, @f) = @_;
     open my $fh, '>>', "$dir/$name.hits" or die "$dir/$name.hits: $!";

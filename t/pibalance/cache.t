@@ -26,11 +26,7 @@ plan tests => @vhosts * (2 * @gzip_ae + 2 * @identity_ae + 5) + 11,
 my $dir = Apache::Test::vars('serverroot') . '/tmp/cache/node';
 
 # The node's record of NAME: one array of fields a request.
-sub hits {
-    my ($name) = @_;
-    open my $fh, '<', "$dir/$name.hits" or return ();
-    return map { chomp; [split /\t/, $_, -1] } <$fh>;
-}
+sub hits { return PiCache::hits($dir, $_[0]) }
 
 sub get {
     my ($vhost, $path, $ae) = @_;

@@ -21,11 +21,7 @@ plan tests => 12,
 my $root = Apache::Test::vars('serverroot');
 my $dir = "$root/tmp/cache/node";
 
-sub hits {
-    my ($name) = @_;
-    open my $fh, '<', "$dir/$name.hits" or return ();
-    return map { chomp; [split /\t/, $_, -1] } <$fh>;
-}
+sub hits { return PiCache::hits($dir, $_[0]) }
 
 sub get {
     my ($path, @h) = @_;

@@ -26,11 +26,7 @@ plan tests => @vhosts * 10,
 my $vars = Apache::Test::vars();
 my $dir = "$vars->{serverroot}/tmp/cache/node";
 
-sub hits {
-    my ($name) = @_;
-    open my $fh, '<', "$dir/$name.hits" or return ();
-    return map { chomp; [split /\t/, $_, -1] } <$fh>;
-}
+sub hits { return PiCache::hits($dir, $_[0]) }
 
 sub get {
     my ($vhost, $path, @h) = @_;

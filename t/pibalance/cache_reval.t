@@ -23,11 +23,7 @@ plan tests => @vhosts * 19,
 
 my $dir = Apache::Test::vars('serverroot') . '/tmp/cache/node';
 
-sub hits {
-    my ($name) = @_;
-    open my $fh, '<', "$dir/$name.hits" or return ();
-    return map { chomp; [split /\t/, $_, -1] } <$fh>;
-}
+sub hits { return PiCache::hits($dir, $_[0]) }
 
 sub get {
     my ($vhost, $path, @h) = @_;
