@@ -209,37 +209,45 @@ static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
     pib_view_weigh(v, w->s->lbfactor);
 }
 
-/* Members that were unusable (error, disabled, stopped, draining) and are
- * usable again start their slow start. */
-static void watch_returns(proxy_balancer *b, pib_mstate *states,
-                          unsigned max, uint32_t now)
+/* Members that are unusable now (error, disabled, stopped, draining)
+ * are noted down, once each time: one "member failed" event however many
+ * picks see them so (mod_proxy retries a member in error after its
+ * retry= and makes it usable for that try: usable is not back).  They
+ * come back when they serve again (back_if_down()). */
+static void watch_downs(proxy_balancer *b, pib_mstate *states, unsigned max)
 {
     int i;
 
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
         pib_mstate *st = pib_state_at(states, max, w);
-        int down = !PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w);
 
-        if (st == NULL) {
-            continue;
-        }
-        if (down && pib_ms_note_down(st)) {
+        if (st != NULL && (!PROXY_WORKER_IS_USABLE(w)
+                           || PROXY_WORKER_IS_DRAINING(w))
+            && pib_ms_note_down(st)) {
             pib_event(PI_EVENT_FAILED, b->s->name, w->s->name_ex, 0, 0,
                       PROXY_WORKER_IS_DRAINING(w) ? "draining (Drn)"
                       : (w->s->status & PROXY_WORKER_IN_ERROR) ? "in error"
                       : "disabled or stopped");
-            continue;                   /* newly down */
-        }
-        if (cas32(&st->down, 1, 0)) {
-            forget_failures(st);
-            pib_ms_start_ramp(st, now);
-            pib_event(PI_EVENT_BACK, b->s->name, w->s->name_ex, 0, 0,
-                      "slow start");
-            ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
-                         "pi: %s usable again: slow start", w->s->name_ex);
         }
     }
+}
+
+/* Member w answered, and is usable: if it was noted down, it is back.
+ * What its failures did to the estimate is forgotten (before the answer's
+ * sample is added) and its slow start begins, once. */
+static void back_if_down(const proxy_balancer *b, const proxy_worker *w,
+                         pib_mstate *st, uint32_t now)
+{
+    if (!PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w)
+        || !pib_ms_note_up(st)) {
+        return;
+    }
+    forget_failures(st);
+    pib_ms_start_ramp(st, now);
+    pib_event(PI_EVENT_BACK, b->s->name, w->s->name_ex, 0, 0, "slow start");
+    ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
+                 "pi: %s serves again: slow start", w->s->name_ex);
 }
 
 typedef struct {
@@ -296,6 +304,9 @@ static void record(pib_attempt *a, int failed)
         return;
     }
     pib_ms_answered(st);
+    if (!failed) {
+        back_if_down(a->b, a->w, st, pi_now_ms());
+    }
     took = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
                       : now < a->start ? 0 : now - a->start);
     before = pib_ms_failed(st);
@@ -398,10 +409,15 @@ static uint32_t stall_of(const server_rec *s, const proxy_worker *w,
     return stall;
 }
 
-/* The member's estimate now (< 0: no sample yet). */
+/* The member's estimate now (< 0: no sample yet).  A member noted down
+ * that mod_proxy offers again (its retry= has passed) is on trial: its
+ * failures do not keep it out, it is weighed as one with no sample (the
+ * median of the others) until it serves (back_if_down()) or fails again
+ * (mod_proxy puts it back in error for another retry period). */
 static double est_of(const pib_mstate *st, uint32_t now, const pib_tuning *t)
 {
-    return st == NULL ? -1.0 : pib_ms_estimate(st, now, t->decay_s);
+    return st == NULL || pib_ms_down(st) ? -1.0
+           : pib_ms_estimate(st, now, t->decay_s);
 }
 
 /* Notes returning members, then fills the candidates; returns how many.
@@ -413,7 +429,7 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
     pib_mstate *states = pib_state_of(b, &max);
     int i;
 
-    watch_returns(b, states, max, now);
+    watch_downs(b, states, max);
     for (i = 0; i < col->n; i++) {
         proxy_worker *w = col->w[i];
         pib_mstate *st = pib_state_at(states, max, w);
