@@ -25,12 +25,30 @@ use Time::HiRes qw(time sleep);
 my $top = Apache::Test::config()->{vars}{top_dir};
 my $user = $ENV{APACHE_TEST_USER} || 'nobody';
 
-plan tests => 15,
+plan tests => 16,
     need { "root only: the children run as $user" => $> == 0 },
     need_module 'pistats', 'pibalance';
 
 sub child_reads { system('runuser', '-u', $user, '--', 'test', '-r', $_[0]) == 0 }
 sub sh_quote { my $s = shift; $s =~ s/'/'\\''/g; "'$s'" }
+
+sub free_run {              # a base with N free 127.0.0.1 ports from it
+    my ($n) = @_;
+    for (1 .. 200) {
+        my $p = 20000 + int(rand(12000));
+        my @s;
+        for my $i (0 .. $n - 1) {
+            my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1',
+                LocalPort => $p + $i, Proto => 'tcp', Listen => 1,
+                ReuseAddr => 1) or last;
+            push @s, $s;
+        }
+        my $ok = @s == $n;
+        close $_ for @s;
+        return $p if $ok;
+    }
+    die "no run of $n free ports";
+}
 
 # A private directory (0700) with a copy of the built tree in it.
 my $base = tempdir('pib-anywhere-XXXXXX', DIR => '/var/tmp', CLEANUP => 1);
@@ -42,15 +60,19 @@ my $copy = system('bash', '-c', 'source "$1/build/readable.sh" &&'
 ok t_cmp($copy == 0 && -f "$tree/t/TEST" && !child_reads("$tree/t/TEST.PL"),
          1, "a copy of the built tree in $tree, which $user cannot read");
 
-# 1. t/TEST itself: refuses at once.
+# 1. t/TEST itself: refuses at once (-conf: would write the configuration
+# and stop, on a port of its own); -clean, which starts no server, cleans.
 my $t0 = time;
-my $out = `cd $tree && perl t/TEST -clean 2>&1`;
+my $test_port = free_run(1);
+my $out = `cd $tree && APACHE_TEST_PORT=$test_port perl t/TEST -conf 2>&1`;
 my $rc = $? >> 8;
 my $secs = time - $t0;
 ok t_cmp($rc, 2, 't/TEST in the private tree exits 2');
 ok t_cmp($out, qr/not readable by \Q$user\E.*make test-httpd/s,
          't/TEST says why and what to do');
 ok t_cmp($secs < 10, 1, sprintf('at once (%.1f s)', $secs));
+ok t_cmp(system("cd $tree && perl t/TEST -clean >/dev/null 2>&1"), 0,
+         't/TEST -clean still cleans');
 
 # 2. make test-httpd: t/TEST runs in a readable copy (PERL= records it).
 my $stage = tempdir('pib-anywhere-stage-XXXXXX', DIR => '/var/tmp',
@@ -104,23 +126,6 @@ ok t_cmp(smoke_sysroot("$smoke/pub"), "$smoke/pub/sysroot-arm64",
          'a readable sysroot is used as it is');
 
 # 4. build/demo.sh: serves from the private tree.
-sub free_run {              # a base with N free 127.0.0.1 ports from it
-    my ($n) = @_;
-    for (1 .. 200) {
-        my $p = 20000 + int(rand(12000));
-        my @s;
-        for my $i (0 .. $n - 1) {
-            my $s = IO::Socket::INET->new(LocalAddr => '127.0.0.1',
-                LocalPort => $p + $i, Proto => 'tcp', Listen => 1,
-                ReuseAddr => 1) or last;
-            push @s, $s;
-        }
-        my $ok = @s == $n;
-        close $_ for @s;
-        return $p if $ok;
-    }
-    die "no run of $n free ports";
-}
 my $port = free_run(1);
 my $nodes = free_run(4);
 my $env = "PIB_DEMO_PORT=$port PIB_DEMO_NODE_BASE=$nodes"
