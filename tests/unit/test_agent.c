@@ -232,6 +232,72 @@ static void admit_table(void)
     }
 }
 
+/* Slots in phase ph (any in use for PIA_SLOT_FREE), of peer (-1: any). */
+static unsigned count_of(const pia_slot_state *st, size_t n, pia_phase ph,
+                         int peer)
+{
+    unsigned c = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++) {
+        c += (ph == PIA_SLOT_FREE ? st[i].phase != PIA_SLOT_FREE
+                                  : st[i].phase == ph)
+             && (peer < 0 || st[i].peer.b[15] == peer);
+    }
+    return c;
+}
+
+#define IN_USE PIA_SLOT_FREE         /* count_of: every slot in use */
+
+/* A random walk of admissions and phase changes (a fixed LCG): a slot
+ * sending its answer is never taken, a free one never "evicted", no peer
+ * goes over its bound, and a refusal happens only when the rules leave
+ * nothing to take. */
+static void admit_walk(void)
+{
+    pia_slot_state st[8];
+    unsigned long rnd = 12345, seq = 0;
+    unsigned per_peer = 3, bad = 0;
+    int k;
+
+    memset(st, 0, sizeof(st));
+    for (k = 0; k < 20000; k++) {
+        pia_peer p;
+        int peer, evict;
+        long i;
+
+        rnd = rnd * 1103515245UL + 12345UL;
+        peer = (int)((rnd >> 16) % 4);
+        if ((rnd >> 8) % 3 == 0) {           /* a slot moves on */
+            pia_slot_state *s = &st[(rnd >> 20) % 8];
+
+            s->phase = s->phase == PIA_SLOT_LINGERING ? PIA_SLOT_FREE
+                       : s->phase == PIA_SLOT_FREE ? PIA_SLOT_FREE
+                       : (pia_phase)(s->phase + 1);
+            continue;
+        }
+        memset(&p, 0, sizeof(p));
+        p.b[15] = (unsigned char)peer;
+        i = pia_admit(st, 8, &p, per_peer, &evict);
+        if (i < 0) {
+            int at_bound = count_of(st, 8, IN_USE, peer) >= per_peer;
+
+            bad += at_bound
+                   ? count_of(st, 8, PIA_SLOT_LINGERING, peer) != 0
+                   : count_of(st, 8, PIA_SLOT_WRITING, -1) != 8;
+            continue;
+        }
+        bad += evict ? st[i].phase == PIA_SLOT_FREE
+                       || st[i].phase == PIA_SLOT_WRITING
+                     : st[i].phase != PIA_SLOT_FREE;
+        st[i].phase = PIA_SLOT_READING;
+        st[i].peer = p;
+        st[i].seq = ++seq;
+        bad += count_of(st, 8, IN_USE, peer) > per_peer;
+    }
+    CHECK_INT(bad, 0);
+}
+
 static void peer_keys(void)
 {
     static const unsigned char v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -269,6 +335,7 @@ void test_agent(void)
     head_length();
     empty_lines();
     admit_table();
+    admit_walk();
     peer_keys();
     request_table();
     request_long();
