@@ -22,9 +22,13 @@
  *
  * Cost: one pass over the slots per wake-up (a few hundred at most);
  * each slot holds PIA_HEAD_MAX + PIA_OUT_MAX bytes, allocated at start
- * (pages that are never touched cost no memory).  Accept errors are
- * logged once per state change; out of file descriptors, accepting
- * pauses 100 ms instead of spinning on a listener that stays readable.
+ * (pages that are never touched cost no memory).  The table fits the
+ * open file limit (fit_files: raised to the hard limit, else fewer
+ * slots, said in the log), so accept does not run out of descriptors
+ * and poll's set stays under the limit (above it poll fails EINVAL).
+ * Accept and poll errors are logged once per state change; out of
+ * descriptors all the same (ENFILE), accepting pauses 100 ms instead of
+ * spinning on a listener that stays readable.
  * Left out: keep-alive, request bodies, TLS, access control (listen on a
  * trusted address; the default is 127.0.0.1, behind the node's web
  * server), TCP_DEFER_ACCEPT (the head deadline bounds the same).
@@ -37,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -49,6 +54,7 @@
 #define PIA_LINGER_MS    500
 #define PIA_ACCEPT_BURST 64        /* accepts a listener, a turn */
 #define PIA_PAUSE_MS     100       /* no accepting after EMFILE and such */
+#define PIA_FD_SPARE     7         /* stdio, and files a render opens */
 
 typedef struct {
     int fd;                        /* -1: free */
@@ -68,6 +74,7 @@ typedef struct {
     unsigned long seq;
     long accept_pause;             /* ms: no accepting before */
     int accept_err;                /* last accept errno logged */
+    int poll_err;                  /* last poll errno logged */
 } pia_server;
 
 static long now_ms(void)
@@ -345,16 +352,35 @@ static void poll_set(pia_server *sv, long now)
     }
 }
 
+/* A poll that fails (ENOMEM; EINVAL, were the set above the open file
+ * limit: fit_files prevents it) is logged once and retried after a
+ * pause, not in a spin. */
+static void poll_failed(pia_server *sv, int err)
+{
+    struct timespec ts = { 0, PIA_PAUSE_MS * 1000000L };
+
+    if (err != sv->poll_err) {
+        fprintf(stderr, "pi-telemetry-agent: poll: %s\n", strerror(err));
+        sv->poll_err = err;
+    }
+    nanosleep(&ts, NULL);
+}
+
 static void serve_turn(pia_server *sv)
 {
     long now = now_ms();
-    int timeout = expire(sv, now);
+    int timeout = expire(sv, now), rc;
     size_t i;
 
     poll_set(sv, now);
-    if (poll(sv->pfd, sv->nl + sv->n, timeout) <= 0) {
+    rc = poll(sv->pfd, sv->nl + sv->n, timeout);
+    if (rc < 0 && errno != EINTR) {
+        poll_failed(sv, errno);
+    }
+    if (rc <= 0) {
         return;                          /* time, or EINTR: pia_stop */
     }
+    sv->poll_err = 0;
     for (i = 0; i < sv->n; i++) {
         if (sv->pfd[sv->nl + i].revents != 0 && sv->c[i].fd >= 0) {
             slot_ready(sv, i, sv->pfd[sv->nl + i].revents);
@@ -367,6 +393,40 @@ static void serve_turn(pia_server *sv)
     }
 }
 
+/* Slots that fit the open file limit: want, or fewer (said in the log)
+ * when the limit, raised as far as the hard limit allows, is below what
+ * want needs: stdio, the listeners, a few for reading sensors.  Then
+ * accept never fails for lack of a descriptor, and at the bound the
+ * oldest idle client goes, as pia_admit says.  0: not even one. */
+static size_t fit_files(size_t want, size_t nl)
+{
+    rlim_t need = (rlim_t)(want + nl + PIA_FD_SPARE);
+    struct rlimit rl;
+    size_t fit;
+
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= need) {
+        return want;
+    }
+    if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur) {
+        struct rlimit up = rl;
+
+        up.rlim_cur = rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need
+                      ? rl.rlim_max : need;
+        if (setrlimit(RLIMIT_NOFILE, &up) == 0) {
+            rl = up;
+        }
+        if (rl.rlim_cur >= need) {
+            return want;
+        }
+    }
+    fit = rl.rlim_cur > nl + PIA_FD_SPARE
+          ? (size_t)(rl.rlim_cur - nl - PIA_FD_SPARE) : 0;
+    fprintf(stderr, "pi-telemetry-agent: --max-clients %zu: %lu open files "
+            "allowed, serving %zu at once\n", want,
+            (unsigned long)rl.rlim_cur, fit);
+    return fit;
+}
+
 int pia_serve(const pia_settings *s, const int *lfd, size_t nl)
 {
     pia_server sv;
@@ -376,7 +436,12 @@ int pia_serve(const pia_settings *s, const int *lfd, size_t nl)
     sv.s = s;
     sv.lfd = lfd;
     sv.nl = nl;
-    sv.n = s->max_clients;
+    sv.n = fit_files(s->max_clients, nl);
+    if (sv.n == 0) {
+        fprintf(stderr, "pi-telemetry-agent: too few open files allowed "
+                "(ulimit -n) to serve a client\n");
+        return 1;
+    }
     sv.st = calloc(sv.n, sizeof(*sv.st));
     sv.c = calloc(sv.n, sizeof(*sv.c));
     sv.pfd = calloc(sv.nl + sv.n, sizeof(*sv.pfd));

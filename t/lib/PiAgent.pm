@@ -19,6 +19,9 @@ our @EXPORT_OK = qw(agent_bin agent_start agent_stop agent_pid agent_err
 
 my %pids;
 my $dir;                                  # where stderr files go
+# A command that agent_start runs the agent through (local it): the
+# agent's path and arguments follow it, as with sh -c '...' "$0" "$@".
+our @WRAP;
 
 sub agent_bin {
     return Apache::Test::config()->{vars}{top_dir}
@@ -43,7 +46,7 @@ sub agent_start {
     if ($pid == 0) {
         open STDERR, '>', "$errdir/$name.err" or POSIX::_exit(126);
         open STDOUT, '>', '/dev/null';
-        { exec $bin, @args }
+        { exec @WRAP, $bin, @args }
         POSIX::_exit(127);
     }
     $pids{$name} = $pid;

@@ -3,7 +3,8 @@
 # which is answered well within the master's probe timeout, probe after
 # probe, while the master's own probe keeps the member's telemetry fresh;
 # at its connection bound the agent closes its oldest idle client for a
-# newcomer, and at a peer's bound it refuses that peer's newest.
+# newcomer, and at a peer's bound it refuses that peer's newest; under a
+# low open-file limit it serves fewer at once, by the same rules.
 #
 # Every client here is 127.0.0.1 (the master's probe too), so the siege
 # and the total bound run with --max-per-peer set high, and the peer
@@ -23,7 +24,7 @@ use PiTest qw(status_json wait_for);
 use PiAgent qw(agent_start agent_stop agent_port agent_ports agent_raw
                status_of body_of master_probe_timeout have_ipv6);
 
-plan tests => 29, need_module 'pistats', 'proxy_balancer';
+plan tests => 34, need_module 'pistats', 'proxy_balancer';
 
 my $vars = Apache::Test::config()->{vars};
 my $fix  = "$vars->{serverroot}/fixtures/node2";
@@ -252,3 +253,29 @@ my $again = wait_for(20, 0.1, sub {
 ok t_cmp($again ? 1 : 0, 1, 'once it closed one, the peer is answered');
 close $_->{s} for grep { !$_->{life} } @mine;
 ok t_cmp(agent_stop('peer'), 0, 'SIGTERM: exit 0');
+
+# ---- 4. a low open-file limit: fewer slots, the same rules --------------
+
+{
+    local @PiAgent::WRAP = ('/bin/sh', '-c', 'ulimit -n 16 && exec "$0" "$@"');
+    agent_start($tmp, 'files', '--listen', '127.0.0.1:0', @sensors,
+                '--max-per-peer', 512, '--head-timeout', 60);
+}
+my $fport = agent_port('files');
+ok t_cmp(PiAgent::agent_err('files'),
+         qr/--max-clients 64: 16 open files allowed, serving 8 at once/,
+         'ulimit -n 16: it says it serves 8 at once');
+my @few = grep { defined } map { idle_conn($fport) } 1 .. 20;
+my $c12 = wait_for(20, 0.05, sub {
+    my @c = closed_idx(\@few);
+    return @c >= 12 ? \@c : undef;
+}) // [];
+ok t_cmp(join(',', @$c12), join(',', 0 .. 11),
+         '20 idle connections: the 12 oldest are closed for newer ones');
+($ans, $took) = agent_raw('127.0.0.1', $fport, $AUTO, 5 * $PROBE_T);
+ok t_cmp(status_of($ans) . ($took < $PROBE_T ? '' : ' (slow)'), '200',
+         sprintf('a probe is answered: %.3f s', $took));
+close $_->{s} for grep { !$_->{life} } @few;
+ok t_cmp(PiAgent::agent_err('files') =~ /accept:/ ? 1 : 0, 0,
+         'accept never ran out of descriptors');
+ok t_cmp(agent_stop('files'), 0, 'SIGTERM: exit 0');
