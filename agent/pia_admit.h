@@ -42,6 +42,7 @@
 #define PIA_ADMIT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
 
 typedef struct {
@@ -58,7 +59,7 @@ typedef enum {
 typedef struct {
     pia_phase phase;
     pia_peer peer;
-    unsigned long seq;             /* accept order: smaller is older */
+    uint64_t seq;                  /* accept order: smaller is older */
 } pia_slot_state;
 
 /* The peer of an accepted connection's address (AF_INET or AF_INET6;

@@ -38,6 +38,7 @@
 #endif
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@
 
 typedef struct {
     int fd;                        /* -1: free */
-    long deadline;                 /* ms, of the phase it is in */
+    int64_t deadline;              /* ms, of the phase it is in */
     size_t in_len, out_len, out_off;
     char in[PIA_HEAD_MAX];
     char out[PIA_OUT_MAX];
@@ -71,18 +72,20 @@ typedef struct {
     pia_slot_state *st;            /* n: what pia_admit reads */
     pia_conn *c;                   /* n */
     struct pollfd *pfd;            /* nl + n */
-    unsigned long seq;
-    long accept_pause;             /* ms: no accepting before */
+    uint64_t seq;                  /* the last accept's */
+    int64_t accept_pause;          /* ms: no accepting before */
     int accept_err;                /* last accept errno logged */
     int poll_err;                  /* last poll errno logged */
 } pia_server;
 
-static long now_ms(void)
+/* Milliseconds of the monotonic clock: 64 bits, as a 32-bit long would
+ * overflow after 24.8 days of uptime on 32-bit ARM. */
+static int64_t now_ms(void)
 {
     struct timespec ts;
 
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 static void slot_close(pia_server *sv, size_t i)
@@ -175,7 +178,7 @@ static void slot_answer(pia_server *sv, size_t i)
     }
     build_answer(sv->s, &r, c);
     sv->st[i].phase = PIA_SLOT_WRITING;
-    c->deadline = now_ms() + 1000L * sv->s->timeout;
+    c->deadline = now_ms() + 1000 * (int64_t)sv->s->timeout;
     slot_send(sv, i);
 }
 
@@ -280,10 +283,10 @@ static void admit(pia_server *sv, int fd, const struct sockaddr *sa)
     }
     sv->c[i].fd = fd;
     sv->c[i].in_len = 0;
-    sv->c[i].deadline = now_ms() + 1000L * (sv->s->head_timeout
-                                            < sv->s->timeout
-                                            ? sv->s->head_timeout
-                                            : sv->s->timeout);
+    sv->c[i].deadline = now_ms() + 1000 * (int64_t)(sv->s->head_timeout
+                                                    < sv->s->timeout
+                                                    ? sv->s->head_timeout
+                                                    : sv->s->timeout);
     sv->st[i].phase = PIA_SLOT_READING;
     sv->st[i].peer = peer;
     sv->st[i].seq = ++sv->seq;
@@ -312,9 +315,9 @@ static void accept_ready(pia_server *sv, int lfd)
 
 /* Closes the slots whose deadline has passed; returns the ms to the
  * next deadline (1000 at most: a stop signal is seen within a second). */
-static int expire(pia_server *sv, long now)
+static int expire(pia_server *sv, int64_t now)
 {
-    long next = now + 1000;
+    int64_t next = now + 1000;
     size_t i;
 
     for (i = 0; i < sv->n; i++) {
@@ -334,7 +337,7 @@ static int expire(pia_server *sv, long now)
 }
 
 /* The poll set: listeners (unless accepting is paused), then slots. */
-static void poll_set(pia_server *sv, long now)
+static void poll_set(pia_server *sv, int64_t now)
 {
     size_t i;
 
@@ -368,7 +371,7 @@ static void poll_failed(pia_server *sv, int err)
 
 static void serve_turn(pia_server *sv)
 {
-    long now = now_ms();
+    int64_t now = now_ms();
     int timeout = expire(sv, now), rc;
     size_t i;
 

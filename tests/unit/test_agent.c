@@ -256,7 +256,8 @@ static unsigned count_of(const pia_slot_state *st, size_t n, pia_phase ph,
 static void admit_walk(void)
 {
     pia_slot_state st[8];
-    unsigned long rnd = 12345, seq = 0;
+    unsigned long rnd = 12345;
+    uint64_t seq = 0;
     unsigned per_peer = 3, bad = 0;
     int k;
 
