@@ -87,11 +87,11 @@ static int set_serve_option(pia_settings *s, int c, const char *v)
     case 'l':
         s->listen = v;
         return pia_parse_listen(v, host, sizeof(host), &port) == 0 ? 0
-               : bad_value("--listen", v, "want ADDR:PORT, [V6]:PORT or *:PORT");
+            : bad_value("--listen", v, "want ADDR:PORT, [V6]:PORT or *:PORT");
     case 'p':
         s->path = v;
         return v[0] == '/' && strchr(v, '?') == NULL ? 0
-               : bad_value("--path", v, "want a path starting with /, no query");
+            : bad_value("--path", v, "want a path starting with /, no query");
     case 't':
         return set_number("--timeout", v, 1, 300, &s->timeout);
     case OPT_HEAD_TIMEOUT:

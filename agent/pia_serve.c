@@ -430,43 +430,60 @@ static size_t fit_files(size_t want, size_t nl)
     return fit;
 }
 
-int pia_serve(const pia_settings *s, const int *lfd, size_t nl)
+/* The table for s: 0, or 1 after a message. */
+static int server_open(pia_server *sv, const pia_settings *s,
+                       const int *lfd, size_t nl)
 {
-    pia_server sv;
     size_t i;
 
-    memset(&sv, 0, sizeof(sv));
-    sv.s = s;
-    sv.lfd = lfd;
-    sv.nl = nl;
-    sv.n = fit_files(s->max_clients, nl);
-    if (sv.n == 0) {
+    memset(sv, 0, sizeof(*sv));
+    sv->s = s;
+    sv->lfd = lfd;
+    sv->nl = nl;
+    sv->n = fit_files(s->max_clients, nl);
+    if (sv->n == 0) {
         fprintf(stderr, "pi-telemetry-agent: too few open files allowed "
                 "(ulimit -n) to serve a client\n");
         return 1;
     }
-    sv.st = calloc(sv.n, sizeof(*sv.st));
-    sv.c = calloc(sv.n, sizeof(*sv.c));
-    sv.pfd = calloc(sv.nl + sv.n, sizeof(*sv.pfd));
-    if (sv.st == NULL || sv.c == NULL || sv.pfd == NULL) {
+    sv->st = calloc(sv->n, sizeof(*sv->st));
+    sv->c = calloc(sv->n, sizeof(*sv->c));
+    sv->pfd = calloc(sv->nl + sv->n, sizeof(*sv->pfd));
+    if (sv->st == NULL || sv->c == NULL || sv->pfd == NULL) {
         fprintf(stderr, "pi-telemetry-agent: out of memory for %zu "
-                "connections\n", sv.n);
+                "connections\n", sv->n);
         return 1;
     }
-    for (i = 0; i < sv.n; i++) {
-        sv.c[i].fd = -1;
+    for (i = 0; i < sv->n; i++) {
+        sv->c[i].fd = -1;
     }
-    while (!pia_stop) {
+    return 0;
+}
+
+/* Closes every connection and listener, frees the table. */
+static void server_close(pia_server *sv)
+{
+    size_t i;
+
+    for (i = 0; sv->c != NULL && sv->st != NULL && i < sv->n; i++) {
+        slot_close(sv, i);
+    }
+    for (i = 0; i < sv->nl; i++) {
+        close(sv->lfd[i]);
+    }
+    free(sv->st);
+    free(sv->c);
+    free(sv->pfd);
+}
+
+int pia_serve(const pia_settings *s, const int *lfd, size_t nl)
+{
+    pia_server sv;
+    int rc = server_open(&sv, s, lfd, nl);
+
+    while (rc == 0 && !pia_stop) {
         serve_turn(&sv);
     }
-    for (i = 0; i < sv.n; i++) {
-        slot_close(&sv, i);
-    }
-    for (i = 0; i < nl; i++) {
-        close(lfd[i]);
-    }
-    free(sv.st);
-    free(sv.c);
-    free(sv.pfd);
-    return 0;
+    server_close(&sv);
+    return rc;
 }

@@ -5,8 +5,9 @@
  * Checks, besides the sanitizers: the head length lies inside the input
  * and ends with a blank line; the answer is one of the enum's, refresh
  * within pis_parse_query's 0..3600, and a 200 only for a GET or HEAD of
- * exactly /pi-status with HTTP/1.x after the empty lines it skips; a parsed --listen has a port
- * <= 65535 and a host without brackets that fits its buffer.
+ * exactly /pi-status with HTTP/1.x after the empty lines it skips; a
+ * parsed --listen has a port <= 65535 and a host without brackets that
+ * fits its buffer.
  */
 #include "fuzz_common.h"
 #include "pia_request.h"

@@ -145,8 +145,9 @@ sub body_of   { my ($a) = @_; $a =~ s/^.*?\r\n\r\n//s; return $a }
 sub master_probe_timeout {
     my $top = Apache::Test::config()->{vars}{top_dir};
     my $h = slurp("$top/mod_pistats/pis_config.h") // '';
-    return $1 / 1000 if $h =~ /PIS_DEFAULT_PROBE_TIMEOUT\s+apr_time_from_msec\((\d+)\)/;
-    return $1 if $h =~ /PIS_DEFAULT_PROBE_TIMEOUT\s+apr_time_from_sec\((\d+)\)/;
+    my ($unit, $n) = $h =~ /PIS_DEFAULT_PROBE_TIMEOUT\s+
+                            apr_time_from_(msec|sec)\((\d+)\)/x;
+    return $unit eq 'msec' ? $n / 1000 : $n if defined $n;
     die "PIS_DEFAULT_PROBE_TIMEOUT not found in pis_config.h";
 }
 
