@@ -5,17 +5,20 @@
 #include "apr_strings.h"
 
 #include "pi_answer.h"
+#include "pi_bodyin.h"
 #include "pis_config.h"
 #include "pis_public.h"
 #include "pis_shm.h"
 #include "pis_snapshot.h"
 
 #define PIS_STAMP_FILTER "PISTATS_ANSWERED_CONN"
+#define PIS_BODYIN_FILTER "PISTATS_BODY_IN"
 
 static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_counters) *get_counts;
 static APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch_answer;
+static APR_OPTIONAL_FN_TYPE(pib_watch_body_in) *watch_body;
 static APR_OPTIONAL_FN_TYPE(pib_get_balancer_settings) *get_settings;
 
 static int get_member_tel(server_rec *s, proxy_balancer *b,
@@ -57,6 +60,7 @@ void pis_public_register(void)
 
     apr_dynamic_fn_register("pis_get_member_tel", (apr_opt_fn_t *)fn);
     pi_answer_register(PIS_STAMP_FILTER);
+    pi_bodyin_register(PIS_BODYIN_FILTER);
 }
 
 /* post_config: look up what mod_pibalance offers (NULL without it). */
@@ -66,6 +70,7 @@ void pis_public_bind(void)
     get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
     get_counts = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_counters);
     watch_answer = APR_RETRIEVE_OPTIONAL_FN(pib_watch_upgrade_answer);
+    watch_body = APR_RETRIEVE_OPTIONAL_FN(pib_watch_body_in);
     get_settings = APR_RETRIEVE_OPTIONAL_FN(pib_get_balancer_settings);
 }
 
@@ -73,6 +78,12 @@ int pis_watch_upgrade_answer(request_rec *r, pi_answer_fn *fn, void *baton)
 {
     return watch_answer != NULL ? watch_answer(r, fn, baton)
                                 : pi_answer_watch(r, fn, baton);
+}
+
+int pis_watch_body_in(request_rec *r, pi_bodyin_fn *fn, void *baton)
+{
+    return watch_body != NULL ? watch_body(r, fn, baton)
+                              : pi_bodyin_watch(r, fn, baton);
 }
 
 void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
@@ -85,6 +96,8 @@ void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
         m->has_weight = 1;
         m->weight = mw.weight;
         m->thermal_state = mw.state ? mw.state : "";
+        m->estimate_us = mw.estimate_us;
+        m->last_failed = mw.last_failed;
     }
 }
 

@@ -84,6 +84,12 @@ void pis_slot_finish(pis_slot *s, const pis_sample *x)
 
     ADD(&s->finished, 1);
     pi_ctr_add(&s->requests, 1);
+    ADD(&ring_entry(s, x->now_s)->requests, 1);
+    if (x->client_error) {
+        /* The client's time, not a response time of the member's. */
+        pi_ctr_add(&s->client_errors, 1);
+        return;
+    }
     if (x->proxy_error) {
         pi_ctr_add(&s->proxy_errors, 1);
     }
@@ -95,7 +101,6 @@ void pis_slot_finish(pis_slot *s, const pis_sample *x)
     pi_ctr_add(&s->hist[b], 1);
     pi_ctr_add(&s->hist_sum_us, x->dur_us);
     ADD(&window(s, x->now_s)->counts[b], 1);
-    ADD(&ring_entry(s, x->now_s)->requests, 1);
     ewma_update(s, x->now_ms, x->dur_us);
 }
 

@@ -85,6 +85,7 @@ typedef struct {
     pi_ctr64 requests;
     pi_ctr64 status_class[5];
     pi_ctr64 proxy_errors;
+    pi_ctr64 client_errors;       /* the client broke the request */
     pi_ctr64 bytes_in, bytes_out;
     pi_ctr64 hist[PIS_HIST_BUCKETS];
     pi_ctr64 hist_sum_us;
@@ -103,6 +104,9 @@ typedef struct {
     uint32_t dur_us;              /* response time */
     int status;                   /* HTTP status the node answered, or 0 */
     int proxy_error;              /* the proxy made the error itself */
+    int client_error;             /* the client broke the request (its
+                                   * body: common/pi_outcome.h): no
+                                   * response time, not the member's */
     uint32_t bytes_in, bytes_out;
 } pis_sample;
 

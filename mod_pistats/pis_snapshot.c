@@ -54,6 +54,7 @@ static void fill_traffic(pis_member_snap *m, const pis_slot *sl,
         m->status_class[i] = pi_ctr_read(&sl->status_class[i]);
     }
     m->proxy_errors = pi_ctr_read(&sl->proxy_errors);
+    m->client_errors = pi_ctr_read(&sl->client_errors);
     m->bytes_in = pi_ctr_read(&sl->bytes_in);
     m->bytes_out = pi_ctr_read(&sl->bytes_out);
     m->rate1 = pis_slot_rate(sl, now_s, 1);
