@@ -26,8 +26,11 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
 {
     pis_slot *sl;
     pis_tel_shm tel;
-    double interval_s = (double)pis_conf_probe_interval(pis_srv(s))
-                        / APR_USEC_PER_SEC;
+    /* b is probed at its owner's interval (the main server's, for a
+     * balancer s inherited): staleness is judged by that one. */
+    apr_interval_time_t interval
+        = pis_conf_probe_interval(pis_srv(pis_shm_owner(s, b)));
+    double interval_s = (double)interval / APR_USEC_PER_SEC;
 
     if (!PI_STAMP_OK(out, PI_MEMBER_TEL_VERSION)
         || (sl = pis_shm_slot(NULL, s, b, w)) == NULL) {
@@ -50,7 +53,7 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
     out->own_inflight = tel.own_inflight;
     out->age_ms = tel.has_any
                   ? (long)(uint32_t)(pi_now_ms() - tel.ok_ms) : -1;
-    out->interval_ms = (long)(pis_conf_probe_interval(pis_srv(s)) / 1000);
+    out->interval_ms = (long)(interval / 1000);
     return 0;
 }
 
@@ -86,13 +89,13 @@ int pis_watch_body_in(request_rec *r, pi_bodyin_fn *fn, void *baton)
                               : pi_bodyin_watch(r, fn, baton);
 }
 
-void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
+void pis_fill_weight(server_rec *s, proxy_balancer *b, proxy_worker *w,
                      pis_member_snap *m)
 {
     pi_member_weight mw;
 
     PI_STAMP_INIT(&mw, PI_MEMBER_WEIGHT_VERSION);
-    if (get_weight != NULL && get_weight(r->server, b, w, &mw) == 0) {
+    if (get_weight != NULL && get_weight(s, b, w, &mw) == 0) {
         m->has_weight = 1;
         m->weight = mw.weight;
         m->thermal_state = mw.state ? mw.state : "";

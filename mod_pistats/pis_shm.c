@@ -67,9 +67,14 @@ int pis_shm_inherited(server_rec *s, proxy_balancer *b)
     return 0;
 }
 
+server_rec *pis_shm_owner(server_rec *s, proxy_balancer *b)
+{
+    return pis_shm_inherited(s, b) ? ap_server_conf : s;
+}
+
 const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b)
 {
-    server_rec *owner = pis_shm_inherited(s, b) ? ap_server_conf : s;
+    server_rec *owner = pis_shm_owner(s, b);
 
     return apr_pstrcat(p, server_id(p, owner), "|", b->s->name, "|", NULL);
 }
@@ -80,7 +85,7 @@ const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b)
 static const char *key_into(char *buf, server_rec *s, proxy_balancer *b,
                             proxy_worker *w)
 {
-    server_rec *owner = pis_shm_inherited(s, b) ? ap_server_conf : s;
+    server_rec *owner = pis_shm_owner(s, b);
     apr_port_t port = owner->port;
     apr_ssize_t len;
 

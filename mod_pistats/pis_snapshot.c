@@ -95,7 +95,7 @@ static void fill_telemetry(apr_pool_t *p, pis_member_snap *m,
                      m->temp_hist);
 }
 
-static void fill_member(request_rec *r, pis_member_snap *m,
+static void fill_member(request_rec *r, server_rec *s, pis_member_snap *m,
                         proxy_balancer *b, proxy_worker *w,
                         const pis_slot *sl, double interval_s)
 {
@@ -109,7 +109,7 @@ static void fill_member(request_rec *r, pis_member_snap *m,
     m->p50_us = m->p95_us = m->p99_us = m->ewma_us = -1;
     m->tel_age_s = -1;
     if (w != NULL) {
-        pis_fill_weight(r, b, w, m);
+        pis_fill_weight(s, b, w, m);
     }
     if (sl != NULL) {
         fill_traffic(m, sl, pi_now_s());
@@ -152,7 +152,8 @@ static void add_runtime_members(request_rec *r, server_rec *s,
                           sl->key + plen) == 0;
         }
         if (!seen) {
-            fill_member(r, apr_array_push(members), b, NULL, sl, interval_s);
+            fill_member(r, s, apr_array_push(members), b, NULL, sl,
+                        interval_s);
         }
     }
 }
@@ -177,7 +178,7 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
 
-        fill_member(r, apr_array_push(members), b, w,
+        fill_member(r, s, apr_array_push(members), b, w,
                     pis_shm_slot(r->pool, s, b, w), interval_s);
     }
     pis_fill_settings(s, b, bs);
