@@ -276,7 +276,7 @@ static int collect_cb(proxy_worker *cur, proxy_worker *prev, void *baton)
 typedef struct {
     proxy_balancer *b;
     proxy_worker *w;
-    apr_time_t picked;         /* the pick */
+    apr_time_t picked;         /* the pick (pi_mono_us) */
     apr_time_t start;          /* the member's time began: the pick, or
                                   the request body in; 0: not yet */
     double decay_s;
@@ -303,7 +303,7 @@ static uint32_t timeout_ms(const server_rec *s, const proxy_worker *w)
 static void record(pib_attempt *a, int failed)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
-    apr_time_t now = apr_time_now(), began;
+    apr_time_t now = pi_mono_us(), began;
     uint32_t took, before;
     int compound;
 
@@ -322,7 +322,7 @@ static void record(pib_attempt *a, int failed)
      * timeout (within 10%): no answer at all.  Only then it compounds. */
     compound = pib_fail_compounds(failed, before, took,
                                   timeout_ms(a->s, a->w));
-    pib_ms_add_sample(st, (uint32_t)(now / 1000), took, failed, compound,
+    pib_ms_add_sample(st, pi_now_ms(), took, failed, compound,
                       a->decay_s);
     /* After the estimate: a forget_failures() racing with this sample
      * finds the flag set again, not an estimate it did not clear. */
@@ -351,7 +351,7 @@ static void begin(pib_attempt *a)
     if (a->w == NULL || a->start != 0) {
         return;
     }
-    a->start = apr_time_now();
+    a->start = pi_mono_us();
     if ((st = pib_state_get(a->b, a->w)) != NULL) {
         pib_ms_mark_pick(st, pi_now_ms());
     }
@@ -532,7 +532,7 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     }
     a->b = balancer;
     a->w = col.w[best];
-    a->picked = apr_time_now();
+    a->picked = pi_mono_us();
     a->start = 0;
     a->decay_s = t.decay_s;
     a->s = r->server;

@@ -51,8 +51,8 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
     out->has_busy = tel.t.has_busy;
     out->busy = tel.t.busy;
     out->own_inflight = tel.own_inflight;
-    out->age_ms = tel.has_any
-                  ? (long)(uint32_t)(pi_now_ms() - tel.ok_ms) : -1;
+    out->age_ms = tel.has_any ? (long)pi_age_ms(pi_now_ms(), tel.ok_ms)
+                              : -1;
     out->interval_ms = (long)(interval / 1000);
     return 0;
 }

@@ -137,7 +137,7 @@ static apr_status_t create(server_rec *s, unsigned capacity,
         return rv;
     }
     memset(apr_shm_baseaddr_get(*out), 0, size);
-    pis_table_init(apr_shm_baseaddr_get(*out), capacity, pi_now_s());
+    pis_table_init(apr_shm_baseaddr_get(*out), capacity, pi_mono_s());
     apr_pool_userdata_set(*out, PIS_USERDATA, apr_pool_cleanup_null, proc);
     return APR_SUCCESS;
 }

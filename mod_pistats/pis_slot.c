@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "pi_clock.h"
 #include "pis_slot.h"
 
 #define LOAD(p)        __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -236,7 +237,7 @@ void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out)
 
 double pis_tel_age_s(const pis_tel_shm *tel, uint32_t now_ms)
 {
-    return tel->has_any ? (double)(uint32_t)(now_ms - tel->ok_ms) / 1000.0
+    return tel->has_any ? (double)pi_age_ms(now_ms, tel->ok_ms) / 1000.0
                         : -1.0;
 }
 

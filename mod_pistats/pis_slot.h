@@ -140,8 +140,10 @@ void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out);
 /* The staleness rule of node telemetry, for /pi-status and for lbmethod
  * "pi" alike: telemetry is stale when it has no good reading, or none
  * within PIS_TEL_STALE_INTERVALS probe intervals.
- * pis_tel_age_s: seconds from tel's last good reading to now_ms (the
- * clock wraps: taken unsigned), -1 when it never had one.
+ * pis_tel_age_s: seconds from tel's last good reading to now_ms, both
+ * of pi_now_ms() (monotonic; taken signed by pi_age_ms(): a reading
+ * stored after the caller read its clock is 0 s old, not 49 days), -1
+ * when it never had one.
  * pis_tel_stale: the rule, for such an age. */
 #define PIS_TEL_STALE_INTERVALS 3
 double pis_tel_age_s(const pis_tel_shm *tel, uint32_t now_ms);

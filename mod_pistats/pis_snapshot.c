@@ -208,7 +208,7 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
     snap->self = *self;
     snap->server_version = ap_get_server_banner();
     snap->now = (double)apr_time_now() / APR_USEC_PER_SEC;
-    snap->uptime_s = t ? pi_now_s() - t->start_s : 0;
+    snap->uptime_s = t ? pi_mono_s() - t->start_s : 0;
     snap->probe_interval_s = pis_probe_active()
         ? (double)pis_conf_probe_interval(pis_srv(r->server))
           / APR_USEC_PER_SEC : 0;

@@ -27,6 +27,7 @@
 #include "util_filter.h"
 #include "mod_proxy.h"
 
+#include "pi_clock.h"
 #include "pi_outcome.h"
 #include "pis_config.h"
 #include "pis_log.h"
@@ -76,13 +77,13 @@ static void finish(request_rec *r, pis_req *q, int status, int proxy_error,
 {
     apr_time_t began = q->start != 0 ? q->start : q->picked;
     pis_sample x;
-    apr_time_t now = apr_time_now();
+    apr_time_t now = pi_mono_us();
 
     if (q->ref.slot == NULL) {
         return;
     }
-    x.now_s = (uint32_t)apr_time_sec(now);
-    x.now_ms = (uint32_t)(now / 1000);
+    x.now_s = pi_now_s();              /* names the second of the rings */
+    x.now_ms = pi_now_ms();
     /* The response time is how long the node took to start answering,
      * never how long its body, a stream or a tunnel lasted. */
     if (q->answered != 0) {
@@ -116,7 +117,7 @@ static apr_status_t finish_on_cleanup(void *data)
 static void stamp(pis_req *q)
 {
     if (q != NULL && q->ref.slot != NULL && q->answered == 0) {
-        q->answered = apr_time_now();
+        q->answered = pi_mono_us();
     }
 }
 
@@ -146,7 +147,7 @@ static void body_in(void *baton)
 
     q->body_in = 1;
     if (q->ref.slot != NULL && q->start == 0) {
-        q->start = apr_time_now();
+        q->start = pi_mono_us();
     }
 }
 
@@ -185,7 +186,7 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
                                   apr_pool_cleanup_null);
     }
     q->ref = ref;
-    q->picked = apr_time_now();
+    q->picked = pi_mono_us();
     q->answered = 0;
     q->bytes_in = 0;
     add_conn_stamp(r, q);
