@@ -81,7 +81,7 @@ log "bench/soak.sh: ${SECS} s, seed $SEED, $NODES nodes, $RATE requests/s;" \
 
 # ---- nodes: one pisim process each ----------------------------------------
 declare -A node_pid=() node_port=() node_runs=()
-while read -r _ name port; do
+while read -r _ name port _; do
     node_port[$name]=$port
 done < <(awk '$1 == "node"' "$raw/nodes.txt")
 
