@@ -220,9 +220,9 @@ class Run:
 
     def read_events(self):
         """The union of the rings every scrape returned."""
-        self.scrapes = self.scrape_fail = 0
+        self.scrapes = self.scrape_fail = self.wraps = 0
         self.scrape_gap = 0.0
-        seen, last = {}, None
+        seen, last, newest = {}, None, None
         self.members_seen = set()
         self.throttled_view = {}        # node -> scrapes showing it throttled
         self.drained_view = {}          # node -> scrapes showing it drained
@@ -237,7 +237,15 @@ class Run:
                     self.scrape_fail += 1
                     continue
                 self.scrapes += 1
-                for e in doc.get("events", []):
+                ring = doc.get("events", [])
+                # a full ring whose oldest entry is newer than the newest
+                # of the scrape before: entries in between may be lost
+                if ring and newest is not None and len(ring) >= RING \
+                        and min(e["time"] for e in ring) > newest:
+                    self.wraps += 1
+                if ring:
+                    newest = max(e["time"] for e in ring)
+                for e in ring:
                     key = (e.get("time"), e.get("event"), e.get("member"),
                            e.get("detail"))
                     seen.setdefault(key, e)
@@ -367,6 +375,7 @@ def match(run):
 # ---- report: requests ------------------------------------------------------
 
 EPS = 0.2       # s: the kill's time is taken just after kill(2) returned
+RING = 64       # events mod_pistats keeps (docs/metrics.md)
 
 
 def classify(run, outs):
@@ -404,6 +413,40 @@ def rel(run, t):
     return t - run.t_load
 
 
+def summarize(evs, t0):
+    """"member failed +0.3 (x 350, last +10.8); telemetry stale +2.0"."""
+    by = {}
+    for e in evs:
+        by.setdefault(e["event"], []).append(e["time"] - t0)
+    parts = []
+    for k, ts in sorted(by.items(), key=lambda kv: kv[1][0]):
+        parts.append("%s +%.1f%s" % (k, ts[0], " (× %d, last +%.1f)"
+                                     % (len(ts), ts[-1]) if len(ts) > 1
+                                     else ""))
+    return "; ".join(parts)
+
+
+def group(pairs):
+    """[(expectation, event)] -> [(expectation, [events])], in order."""
+    out = []
+    for x, e in pairs:
+        if out and out[-1][0] is x:
+            out[-1][1].append(e)
+        else:
+            out.append((x, [e]))
+    return out
+
+
+def gracefuls_between(run, lo, hi):
+    return [t for t, a, _ in run.actions if a == "graceful" and lo <= t <= hi]
+
+
+def note_graceful(run, lo, hi):
+    g = gracefuls_between(run, lo, hi)
+    return " (graceful restart at %s s)" % ", ".join(
+        "%.1f" % rel(run, t) for t in g) if g else ""
+
+
 def report(args):
     run = Run(args.dir)
     out = []
@@ -431,6 +474,8 @@ def report(args):
     checks.append(("events recorded twice", len(dups), len(dups) == 0))
     checks.append(("events recorded that no node's log calls for",
                    len(extra), len(extra) == 0))
+    checks.append(("scrapes that found the event ring wrapped since the"
+                   " last (events may be lost)", run.wraps, run.wraps == 0))
     checks.append(("scrapes of /pi-status?json that failed",
                    run.scrape_fail, True))
 
@@ -522,8 +567,7 @@ def report(args):
             "%d (%.0f ms)" % (len(sw), 1000 * max(f["start"] - o["t0"]
                                                   for f in sw))
             if sw else "0",
-            "; ".join("%s +%.1f" % (e["event"], e["time"] - o["t0"])
-                      for e in evs) or "none"))
+            summarize(evs, o["t0"]) or "none"))
     w("")
 
     # heat and throttling
@@ -587,25 +631,46 @@ def report(args):
       " longest gap %.1f s)." % (len(run.events), run.scrapes,
                                  run.scrape_fail, run.scrape_gap))
     w("")
-    for title, lst in (("Missing", [(x, None) for x in missing]),
-                       ("Recorded twice", dups),
-                       ("Recorded, called for by nothing",
-                        [(None, e) for e in extra])):
-        if not lst:
-            continue
-        w("%s:" % title)
+    if missing:
+        w("Missing:")
         w("")
-        for x, e in lst[:60]:
-            w("- %s%s" % ("%s %s (%s, window %.1f-%.1f s)" % (
-                x[0], x[1], x[5], rel(run, x[2]), rel(run, x[3]))
-                if x else "",
-                "%s%.3f s %s %s %s" % (" — " if x else "",
-                                       rel(run, e["time"]), e["node"],
-                                       e["event"], e["detail"] or "")
-                if e else ""))
-        if len(lst) > 60:
-            w("- ... %d more" % (len(lst) - 60))
+        for x in missing:
+            w("- %s %s (%s; looked for %.1f-%.1f s)%s" % (
+                x[0], x[1], x[5], rel(run, x[2]), rel(run, x[3]),
+                note_graceful(run, x[2] - 30, x[3])))
         w("")
+    if dups:
+        w("Recorded twice (or more): the expectation, then each extra"
+          " copy's kind, count, first and last time:")
+        w("")
+        for x, evs in group(dups):
+            first = next(ev for xx, ev in rows if xx is x)
+            w("- %s %s (%s): first at %.3f s; again × %d, %.3f-%.3f s%s"
+              % (x[0], x[1], x[5], rel(run, first["time"]), len(evs),
+                 rel(run, evs[0]["time"]), rel(run, evs[-1]["time"]),
+                 note_graceful(run, first["time"], evs[-1]["time"])))
+        w("")
+    if extra:
+        w("Recorded, called for by nothing (node, event: count, first and"
+          " last time, a detail):")
+        w("")
+        by = {}
+        for e in extra:
+            by.setdefault((e["node"], e["event"]), []).append(e)
+        for (n, ev), es in sorted(by.items(), key=lambda kv: kv[1][0]["time"]):
+            w("- %s %s: × %d, %.3f-%.3f s (%s)%s" % (
+                n, ev, len(es), rel(run, es[0]["time"]),
+                rel(run, es[-1]["time"]), es[0]["detail"] or "-",
+                note_graceful(run, es[0]["time"] - 5, es[0]["time"])
+                if len(es) == 1 else ""))
+        w("")
+    ids = {}
+    for line in errlog:
+        for m in re.findall(r"\b((?:AH|PIB|PIS)\d{5})\b", line):
+            ids[m] = ids.get(m, 0) + 1
+    w("Front's error log, message ids: " + (", ".join(
+        "%s × %d" % kv for kv in sorted(ids.items())) or "none") + ".")
+    w("")
     if crashes:
         w("## Crashes")
         w("")

@@ -137,7 +137,7 @@ act front-start -
 
 # ---- the scraper and the load ------------------------------------------------
 t0=$(date +%s.%N)
-soak_py scrape --port "$APACHE" --secs $((SECS + 20)) \
+python3 "$top/bench/soak.py" scrape --port "$APACHE" --secs $((SECS + 20)) \
     --out "$raw/status.jsonl" &
 pids+=("$!")
 scraper=$!
