@@ -322,29 +322,33 @@ def drain_crossings(run, name):
 
 def expectations(run):
     """Each event the front must have recorded: (node, event, lo, hi,
-    how, why); how: "one" (exactly one in [lo, hi]) or "optional" (at
-    most one).  Windows: a probe every 0.5 s, stale after three missed
-    (1.5 s), a probe's timeout 0.4 s; mod_proxy's retry=2."""
+    how, why, since); how: "one" (exactly one in [lo, hi]) or "optional"
+    (at most one); since: when what calls for it began (an outage's
+    start).  Windows: a probe every 0.5 s, stale after three missed
+    (1.5 s), a probe's timeout 0.4 s; mod_proxy's retry=2.  A kill's time
+    is taken after kill(2) returned: its windows open EPS earlier."""
     exp = []
     for o in outages(run):
         n, t0, t1 = o["node"], o["t0"], o["t1"]
+        lo = t0 - EPS if o["kind"] == "kill" else t0
         what = "%s %s %.1f-%.1f s" % (o["kind"], n, t0 - run.t_load,
                                       t1 - run.t_load)
-        exp.append((n, "telemetry stale", t0, t1 + 3, "one", what))
-        exp.append((n, "telemetry back", t1, t1 + 5, "one", what))
+        exp.append((n, "telemetry stale", lo, t1 + 3, "one", what, t0))
+        exp.append((n, "telemetry back", t1, t1 + 5, "one", what, t0))
         how = "one" if o["kind"] == "kill" else "optional"
-        exp.append((n, "member failed", t0, t1 + 3, how, what))
-        exp.append((n, "member back", t1, t1 + 8, how, what))
+        exp.append((n, "member failed", lo, t1 + 3, how, what, t0))
+        exp.append((n, "member back", t1, t1 + 8, how, what, t0))
     for n in run.nodes:
         for t, on in throttle_changes(run, n):
             ev = "throttled" if on else "no longer throttled"
             exp.append((n, ev, t - 0.1, t + 3, "one",
-                        "%s %s at %.1f s (node log)" % (n, ev, t - run.t_load)))
+                        "%s %s at %.1f s (node log)" % (n, ev, t - run.t_load),
+                        t))
         for t, on, temp in drain_crossings(run, n):
             ev = "drained" if on else "re-admitted"
             exp.append((n, ev, t - 1.5, t + 3, "one",
                         "%s %.1f C at %.1f s (trace)" % (n, temp,
-                                                         t - run.t_load)))
+                                                         t - run.t_load), t))
     return sorted(exp, key=lambda e: e[2])
 
 
@@ -354,7 +358,7 @@ def match(run):
     used = set()
     rows, missing, dups = [], [], []
     for x in expectations(run):
-        n, ev, lo, hi, how, why = x
+        n, ev, lo, hi, how = x[:5]
         cand = [i for i, e in enumerate(run.events)
                 if i not in used and e["node"] == n and e["event"] == ev
                 and lo <= e["time"] <= hi]
@@ -396,7 +400,14 @@ def classify(run, outs):
                 if a[0] < o["t0"] + EPS and a[2] >= o["t0"] - EPS:
                     f["class"] = "in flight at " + o["kind"]
                 elif o["kind"] == "hang" and o["t0"] <= a[0] < o["t1"]:
-                    f["class"] = "sent while hung"
+                    stale = [e["time"] for e in run.events
+                             if e["node"] == o["node"]
+                             and e["event"] == "telemetry stale"
+                             and o["t0"] <= e["time"] <= o["t1"]]
+                    f["class"] = ("sent while hung, after /pi-status showed"
+                                  " it stale" if stale and a[0] >= stale[0]
+                                  else "sent while hung, before it was"
+                                  " stale")
                 else:
                     continue
                 f["outage"] = o
@@ -420,7 +431,7 @@ def summarize(evs, t0):
         by.setdefault(e["event"], []).append(e["time"] - t0)
     parts = []
     for k, ts in sorted(by.items(), key=lambda kv: kv[1][0]):
-        parts.append("%s +%.1f%s" % (k, ts[0], " (× %d, last +%.1f)"
+        parts.append("%s %+.1f%s" % (k, ts[0], " (× %d, last %+.1f)"
                                      % (len(ts), ts[-1]) if len(ts) > 1
                                      else ""))
     return "; ".join(parts)
@@ -467,6 +478,9 @@ def report(args):
     other = [f for f in fails if f["class"].startswith("other")]
     checks.append(("failed requests not in flight to a killed or hung node",
                    len(other), len(other) == 0))
+    late = [f for f in fails if "after /pi-status" in f["class"]]
+    checks.append(("failed requests sent to a hung node after /pi-status"
+                   " showed it stale", len(late), len(late) == 0))
     # events
     rows, missing, dups, extra = match(run)
     checks.append(("events the nodes' logs call for, missing at /pi-status",
@@ -548,25 +562,29 @@ def report(args):
     w("")
     w("Times in s after the load started.  *in flight*: requests the front"
       " had sent to the node when it was killed or hung that failed;"
-      " *sent while hung*: sent to it after it hung, before the front"
-      " stopped sending (the last one: how long after the hang).  Events:"
-      " the /pi-status events of that node in the outage, s after its"
-      " start.")
+      " *sent while hung*: sent to it after it hung (the last one: how"
+      " long after the hang; *after stale*: of those, sent after"
+      " /pi-status had recorded it stale).  Events: the /pi-status events"
+      " of that node in the outage, s after its start; a graceful restart"
+      " in it is named.")
     w("")
     w("| node | what | from | to | in flight failed | sent while hung"
-      " (last) | events at /pi-status |")
-    w("|---|---|---:|---:|---:|---|---|")
+      " (last) | after stale | graceful restart | events at /pi-status |")
+    w("|---|---|---:|---:|---:|---|---:|---|---|")
     for o in outs:
         mine = [f for f in fails if f["outage"] is o]
         inf = sum(1 for f in mine if f["class"].startswith("in flight"))
-        sw = [f for f in mine if f["class"] == "sent while hung"]
+        sw = [f for f in mine if f["class"].startswith("sent while hung")]
         evs = [e for e in run.events if e["node"] == o["node"]
                and o["t0"] - 0.5 <= e["time"] <= o["t1"] + 8]
-        w("| %s | %s | %.1f | %.1f | %d | %s | %s |" % (
+        g = gracefuls_between(run, o["t0"], o["t1"])
+        w("| %s | %s | %.1f | %.1f | %d | %s | %d | %s | %s |" % (
             o["node"], o["kind"], rel(run, o["t0"]), rel(run, o["t1"]), inf,
             "%d (%.0f ms)" % (len(sw), 1000 * max(f["start"] - o["t0"]
                                                   for f in sw))
             if sw else "0",
+            sum(1 for f in sw if "after /pi-status" in f["class"]),
+            ", ".join("%.1f" % rel(run, t) for t in g) or "-",
             summarize(evs, o["t0"]) or "none"))
     w("")
 
@@ -637,7 +655,7 @@ def report(args):
         for x in missing:
             w("- %s %s (%s; looked for %.1f-%.1f s)%s" % (
                 x[0], x[1], x[5], rel(run, x[2]), rel(run, x[3]),
-                note_graceful(run, x[2] - 30, x[3])))
+                note_graceful(run, x[6], x[3])))
         w("")
     if dups:
         w("Recorded twice (or more): the expectation, then each extra"
@@ -658,11 +676,12 @@ def report(args):
         for e in extra:
             by.setdefault((e["node"], e["event"]), []).append(e)
         for (n, ev), es in sorted(by.items(), key=lambda kv: kv[1][0]["time"]):
-            w("- %s %s: × %d, %.3f-%.3f s (%s)%s" % (
-                n, ev, len(es), rel(run, es[0]["time"]),
-                rel(run, es[-1]["time"]), es[0]["detail"] or "-",
-                note_graceful(run, es[0]["time"] - 5, es[0]["time"])
-                if len(es) == 1 else ""))
+            w("- %s %s: × %d, at %s s (%s)" % (
+                n, ev, len(es), ", ".join(
+                    "%.3f%s" % (rel(run, e["time"]),
+                                note_graceful(run, e["time"] - 3, e["time"]))
+                    for e in es[:10]) + (", ..." if len(es) > 10 else ""),
+                es[0]["detail"] or "-"))
         w("")
     ids = {}
     for line in errlog:

@@ -1,11 +1,13 @@
 # bench/soak.py report, on a soak's raw data made up here, whose truth is
 # known: a node killed 10-18 s (one request in flight to it failed), one
-# hung 20-28 s (one request sent to it while hung failed), the hot node
+# hung 20-28 s (one request sent to it while hung, before the front saw
+# its telemetry stale, failed), the hot node
 # throttled 30-40 s and past the hard limit 25-45 s (its trace).  With
 # every event /pi-status should have recorded there once, the verdict
 # passes (exit 0); with a failure in no outage, one not in the front's
-# access log, an event twice, one no node's log calls for and one
-# missing, it fails (exit 1) and counts each.
+# access log, one sent to the hung node after it was stale, an event
+# twice, one no node's log calls for and one missing, it fails (exit 1)
+# and counts each.
 use strict;
 use warnings FATAL => 'all';
 
@@ -15,7 +17,7 @@ use File::Temp qw(tempdir);
 
 my $top = Apache::Test::config()->{vars}{top_dir};
 
-plan tests => 12;
+plan tests => 13;
 
 my $T = 1_800_000_000;                  # the soak's epoch base
 my %port = (s1 => 30401, s2 => 30402, s3 => 30403);
@@ -121,8 +123,8 @@ ok t_cmp(join(' ', map { $v{$_} ? $v{$_}[0] : 'none' }
          '0 0 0 0 0', 'its verdict: nothing missing, twice or extra');
 ok t_cmp($out, qr/^\| in flight at kill \| 1 \|$/m,
          'the failure in flight to the killed node');
-ok t_cmp($out, qr/^\| sent while hung \| 1 \|$/m,
-         'the one sent to the hung node');
+ok t_cmp($out, qr/^\| sent while hung, before it was stale \| 1 \|$/m,
+         'the one sent to the hung node before the front saw it stale');
 ok t_cmp($out, qr/^\| s3 \| kill \| 8\.0 \| 16\.0 \| 1 \| 0 \|/m,
          'the kill: 8-16 s after the load started, one failed in flight');
 ok t_cmp($out, qr/^\| s2 \| 10\.0 \| 1 \|/m, 's2 throttled 10 s (pisim)');
@@ -131,7 +133,8 @@ ok t_cmp($out, qr/^\| s2 \| 10\.0 \| 1 \|/m, 's2 throttled 10 s (pisim)');
 my $d2 = tempdir('pib-soak-XXXXXX', TMPDIR => 1, CLEANUP => 1);
 make_run($d2,
          req => { 5 => ['502', 50, 502, 10000, 's2'],      # in no outage
-                  6 => ['read', 52, 0, 0, undef] },        # front never saw
+                  6 => ['read', 52, 0, 0, undef],          # front never saw
+                  7 => ['502', 24, 502, 3000000, 's1'] },  # hung, known stale
          ev => { 'member failed s3 #2' => 12.0,            # twice
                  'telemetry stale s2' => 50.0 },           # called for by none
          drop => ['re-admitted s2'],                       # missing
@@ -142,6 +145,8 @@ ok t_cmp($rc, 1, 'a soak with faults fails');
 ok t_cmp($v{"child crashes in the front's error log"}[0], 1, 'the crash');
 ok t_cmp($v{'failed requests not in flight to a killed or hung node'}[0], 2,
          'two failures in no outage') or t_debug($out);
+ok t_cmp($v{'failed requests sent to a hung node after /pi-status showed'
+            . ' it stale'}[0], 1, 'one sent to the hung node after it was stale');
 ok t_cmp($v{"events the nodes' logs call for, missing at /pi-status"}[0], 1,
          'the re-admission missing');
 ok t_cmp($v{'events recorded twice'}[0], 1, "'member failed' twice");
