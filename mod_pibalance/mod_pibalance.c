@@ -39,6 +39,7 @@ static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "mod_proxy must be loaded for mod_pibalance");
         return !OK;
     }
+    pib_lbmethod_check(s);
     if (pib_state_setup(pconf, s) != APR_SUCCESS) {
         return !OK;
     }
