@@ -63,7 +63,10 @@ pib_copy_tree() {
 
 # Build output and run data a test copy leaves out (the suite's own
 # scratch files, the cross and package caches, fuzzer builds, benchmark
-# data): what build/suite-pass.sh and the other copies skip.
+# data): what build/suite-pass.sh and the other copies skip (tar
+# patterns).  And Apache::Test's saved configuration, which names the
+# tree it was made in: `t/TEST -clean` in a copy that has it cleans the
+# original.
 # shellcheck disable=SC2034 # used by the scripts that source this file
 PIB_COPY_SKIP="t/tmp t/logs build/cross build/deb fuzz/bin fuzz/obj
-  bench/results .demo"
+  bench/results .demo t/conf/apache_test_config.*"
