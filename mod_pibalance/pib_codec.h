@@ -3,7 +3,8 @@
  * Two rows per coding: one streams (flushes honoured, memory bounded by
  * the encoder's state plus one output buffer), one buffers a whole body
  * of known length and compresses it in one pass when it ends.  gzip:
- * "zlib" and "oneshot" (libdeflate), standard gzip (RFC 1952), here;
+ * "zlib" and "oneshot" (libdeflate), standard gzip (RFC 1952), here,
+ * and "igzip" and "igzip-oneshot" (ISA-L) in pib_codec_igzip.c;
  * zstd (RFC 8878) in pib_codec_zstd.c, br (RFC 7932) in pib_codec_br.c.
  * A one-pass row names the streaming row it turns into when a body must
  * stream after all (pib_cstream_to_stream).  No httpd headers:
@@ -53,6 +54,18 @@ extern const pib_codec pib_codec_zstd;
 extern const pib_codec pib_codec_zstd_oneshot;
 extern const pib_codec pib_codec_br;
 extern const pib_codec pib_codec_br_oneshot;
+
+/* gzip through ISA-L's igzip (pib_codec_igzip.c), levels 0..
+ * PIB_IGZIP_LEVEL_MAX (ISA-L's own scale), one-pass or streaming; NULL
+ * in a build without ISA-L (configure's summary says which).  Its state
+ * pool: at most PIB_IGZIP_IDLE_MAX idle of each level; drain frees the
+ * idle ones (at child exit); counts says how many are allocated and
+ * idle.  Thread-safe. */
+#define PIB_IGZIP_LEVEL_MAX 3
+#define PIB_IGZIP_IDLE_MAX 16
+const pib_codec *pib_codec_igzip(int one_pass);
+void pib_igzip_drain(void);
+void pib_igzip_counts(unsigned long *live, unsigned long *idle);
 
 /* The row for coding c (gzip, br, zstd), one-pass or streaming; NULL
  * for any other coding. */
