@@ -5,6 +5,8 @@
 
 #include "httpd.h"
 
+#include "pib_adapt.h"
+
 /* post_config (real pass): creates the shared state. */
 apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
 
@@ -12,6 +14,10 @@ apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
  * 0 = do not compress now.  Samples at most once a second (one thread
  * of one child wins the second); never blocks. */
 int pib_adapt_level_now(int configured, server_rec *s);
+
+/* The state itself (full, reduced, off), sampled as above: a reduced
+ * response takes its coding's fastest encoder (pib_encoder_pick). */
+pib_adapt_state pib_adapt_state_now(server_rec *s);
 
 /* Registers the pib_deflate_state optional function. */
 void pib_adapt_register(apr_pool_t *p);

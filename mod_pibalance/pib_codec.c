@@ -205,6 +205,34 @@ const pib_codec *pib_codec_for(pib_coding c, int one_pass)
     }
 }
 
+int pib_encoder_pick(pib_coding c, int level, int fastest, int one_pass,
+                     pib_encoder *e)
+{
+    const pib_codec *row = pib_codec_for(c, one_pass);
+
+    if (row == NULL) {
+        return -1;
+    }
+    e->row = row;
+    e->level = fastest ? 1 : level;
+    switch (c) {
+    case PIB_CODING_GZIP:
+        if ((fastest || level == 1) && pib_codec_igzip(one_pass) != NULL) {
+            e->row = pib_codec_igzip(one_pass);
+            e->level = fastest ? 0 : 1;
+        }
+        break;
+    case PIB_CODING_ZSTD:
+        if (fastest) {
+            e->level = -1;
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
 /* ---- the stream --------------------------------------------------------- */
 
 int pib_cstream_init(pib_cstream *s, const pib_codec *codec,

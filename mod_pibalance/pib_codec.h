@@ -71,6 +71,38 @@ void pib_igzip_counts(unsigned long *live, unsigned long *idle);
  * for any other coding. */
 const pib_codec *pib_codec_for(pib_coding c, int one_pass);
 
+/* The encoder of a response: which row, at which level of the row's own
+ * scale (pib_encoder_pick). */
+typedef struct {
+    const pib_codec *row;
+    int level;
+} pib_encoder;
+
+/* THE choice of encoder for coding c (gzip, br, zstd), a body held for
+ * one pass or streamed, the coding's level (gzip: PiBalanceDeflateLevel
+ * or the store level, libdeflate's 1..12; zstd 1..19; br 1..11), and
+ * fastest: the adaptive rule's reduced step.  Worked table (gzip with
+ * ISA-L; without it every igzip row below is libdeflate's or zlib's at
+ * level 1):
+ *
+ *   coding  level  fastest   one pass          streamed
+ *   gzip    1      no        igzip-oneshot 1   igzip 1
+ *   gzip    6      no        oneshot 6         zlib 6
+ *   gzip    12     no        oneshot 12        zlib 9
+ *   gzip    any    yes       igzip-oneshot 0   igzip 0
+ *   zstd    3      no        zstd-oneshot 3    zstd 3
+ *   zstd    any    yes       zstd-oneshot -1   zstd -1
+ *   br      4      no        br-oneshot 4      br 4
+ *   br      any    yes       br-oneshot 1      br 1
+ *
+ * Why (bench/RESULTS-offload.md, issue 32): igzip 1 costs ~0.4-0.55x
+ * libdeflate 1's CPU for ~5% more bytes, and streams at its one-pass
+ * cost; igzip 0 and zstd -1 are each coding's fastest that still sends
+ * fewer bytes than HAProxy's gzip.  Returns 0, or -1 for a coding with
+ * no rows (*e untouched). */
+int pib_encoder_pick(pib_coding c, int level, int fastest, int one_pass,
+                     pib_encoder *e);
+
 /* 1 for a row that holds the body and compresses it in one pass. */
 #define PIB_CODEC_ONE_PASS_ROW(codec) ((codec)->stream != NULL)
 

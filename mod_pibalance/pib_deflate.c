@@ -11,8 +11,9 @@
  * The decision is pib_should_compress() (pure, pib_decide.c).  The bucket
  * loop hands data, FLUSH, EOS and other metadata to one helper each.
  * Bodies of known length up to PiBalanceDeflateBuffer are buffered and
- * compressed in one pass by libdeflate (Content-Length is then set);
- * anything else streams through zlib (chunked).  mod_proxy_http passes a
+ * compressed in one pass (Content-Length is then set); anything else
+ * streams (chunked).  Which encoder: pib_encoder_pick() (gzip level 1:
+ * ISA-L's igzip where built, else libdeflate and zlib).  mod_proxy_http passes a
  * FLUSH whenever a read from the node would block -- on a real network,
  * between any two packets -- so a FLUSH reaching a held body is dropped,
  * and only the data ending a long pause (pib_pause_streams) turns the
@@ -74,6 +75,7 @@ typedef struct {
     int broken;                 /* the body ended early */
     int trickled;               /* held, then streamed after a pause */
     int inm_gzip;               /* a 304 for the client's compressed copy */
+    int fastest;                /* adaptive "reduced": fastest encoder */
     pib_coding coding;          /* the coding chosen for this response */
     pib_coding inm_coding;      /* the coding of that copy (its suffix) */
 } pib_fctx;
@@ -281,8 +283,15 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
     int one_pass = pib_choose_codec((long long)ctx->expect,
                                     (long long)conf->buffer)
                    == PIB_CODEC_ONE_PASS;
-    const pib_codec *codec = pib_codec_for(ctx->coding, one_pass);
+    pib_encoder enc;
+    const pib_codec *codec;
 
+    if (pib_encoder_pick(ctx->coding, level, ctx->fastest, one_pass, &enc)
+        != 0) {
+        return 0;
+    }
+    codec = enc.row;
+    level = enc.level;
     ctx->params.level = level;
     ctx->params.window_bits = conf->window_bits;
     ctx->params.mem_level = conf->mem_level;
@@ -320,17 +329,22 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
 {
     request_rec *r = f->r;
     const pib_deflate_conf *conf = pib_deflate_conf_get(r);
+    pib_adapt_state st;
     int level;
     pib_verdict v;
 
     /* the adaptive rule's steps are each coding's own: full is its
      * configured level, reduced its level 1, off none */
     ctx->coding = pib_coding_of(r, conf);
-    level = pib_adapt_level_now(pib_codings_level(conf->codings,
-                                                  ctx->coding, conf->level),
-                                r->server);
+    st = pib_adapt_state_now(r->server);
+    level = pib_adapt_level(st, pib_codings_level(conf->codings,
+                                                  ctx->coding, conf->level));
+    ctx->fastest = st == PIB_ADAPT_LOW;
     if (ctx->coding == PIB_CODING_GZIP) {   /* PiBalanceDeflateStoreLevel */
-        level = pib_cache_level(r, level);
+        int stored = pib_cache_level(r, level);
+
+        ctx->fastest = ctx->fastest && stored == level;
+        level = stored;
     }
     ctx->expect = pib_body_length(r, bb);
     v = pib_judge(r, conf, ctx->expect, level, ctx);
@@ -618,6 +632,7 @@ static apr_status_t pib_ld_drain_cleanup(void *data)
     }
     pib_ld_drain();
     pib_zstd_drain();
+    pib_igzip_drain();
     return APR_SUCCESS;
 }
 

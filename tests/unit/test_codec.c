@@ -204,6 +204,44 @@ static void igzip_rows(const size_t *sizes, size_t nsizes)
     free(k.data);
 }
 
+/* pib_encoder_pick's worked table (pib_codec.h). */
+static void encoder_pick(void)
+{
+    static const struct {
+        pib_coding c;
+        int level, fastest, one_pass;
+        const char *row;        /* with ISA-L */
+        int row_level;
+        const char *row_plain;  /* without */
+        int plain_level;
+    } t[] = {
+        { PIB_CODING_GZIP, 1, 0, 1, "igzip-oneshot", 1, "oneshot", 1 },
+        { PIB_CODING_GZIP, 1, 0, 0, "igzip", 1, "zlib", 1 },
+        { PIB_CODING_GZIP, 6, 0, 1, "oneshot", 6, "oneshot", 6 },
+        { PIB_CODING_GZIP, 6, 0, 0, "zlib", 6, "zlib", 6 },
+        { PIB_CODING_GZIP, 12, 0, 1, "oneshot", 12, "oneshot", 12 },
+        { PIB_CODING_GZIP, 6, 1, 1, "igzip-oneshot", 0, "oneshot", 1 },
+        { PIB_CODING_GZIP, 1, 1, 0, "igzip", 0, "zlib", 1 },
+        { PIB_CODING_ZSTD, 3, 0, 1, "zstd-oneshot", 3, "zstd-oneshot", 3 },
+        { PIB_CODING_ZSTD, 3, 1, 0, "zstd", -1, "zstd", -1 },
+        { PIB_CODING_BR, 4, 0, 0, "br", 4, "br", 4 },
+        { PIB_CODING_BR, 4, 1, 1, "br-oneshot", 1, "br-oneshot", 1 },
+    };
+    size_t i;
+    pib_encoder e = { NULL, 99 };
+    int isal = pib_codec_igzip(1) != NULL;
+
+    for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        CHECK_INT(pib_encoder_pick(t[i].c, t[i].level, t[i].fastest,
+                                   t[i].one_pass, &e), 0);
+        CHECK_STR(e.row->name, isal ? t[i].row : t[i].row_plain);
+        CHECK_INT(e.level, isal ? t[i].row_level : t[i].plain_level);
+    }
+    e.row = NULL;
+    CHECK_INT(pib_encoder_pick(PIB_CODING_IDENTITY, 1, 0, 1, &e), -1);
+    CHECK(e.row == NULL);
+}
+
 /* A oneshot stream refuses more than announced; switching to zlib keeps
  * every byte. */
 static void overflow_switch(void)
@@ -504,6 +542,7 @@ void test_codec(void)
         }
     }
     igzip_rows(sizes, sizeof(sizes) / sizeof(sizes[0]));
+    encoder_pick();
     overflow_switch();
     truncated();
     bad_params();
