@@ -54,6 +54,7 @@
 #   PIB_BENCH_SETUPS="offload haproxy ..."  the setups (default: offload,
 #       offload@base with --baseline, proxy-only, haproxy, nginx)
 #   PIB_BENCH_ROUNDS=3                interleaved rounds
+#   PIB_BENCH_PERF="offload haproxy"  perf profiles of those, round 1
 #   --baseline DIR (or PIB_BASELINE_MODULES=DIR): DIR's mod_pibalance.so
 #       (or DIR/mod_pibalance/'s, a built tree of another commit) for the
 #       SETUP@base rows; bench/compare-commits.sh builds one and runs this.
@@ -274,11 +275,13 @@ measure() {                     # measure NAME ROUND PORT FRONT
         -s "$top/bench/browser-mix.lua" "http://127.0.0.1:$port/" >/dev/null
     # shellcheck disable=SC2046
     t0=$(cpu_ticks $(front_pids "$front"))
+    perf_start "$name" "$r" "$front"
     out=$(timeout $((secs + 10)) taskset -c 0 wrk -t1 -c"$conns" \
               -d"${secs}s" --latency -s "$top/bench/browser-mix.lua" \
               "http://127.0.0.1:$port/")
     # shellcheck disable=SC2046
     t1=$(cpu_ticks $(front_pids "$front"))
+    perf_stop
     printf '%s\n' "$out" > "$raw/$pname-$name-r$r.wrk"
     n=$(awk '/requests in/ {print $1}' <<<"$out")
     rate[$name $r]=$(awk '/^Requests\/sec/ {printf "%.0f", $2}' <<<"$out")
@@ -288,6 +291,40 @@ measure() {                     # measure NAME ROUND PORT FRONT
     core[$name $r]=$(awk -v u="$u" 'BEGIN {printf "%.0f", (u > 0 ? 1e6 / u : 0)}')
     printf '  r%s %-18s %6s pages/s  %6.1f us of front CPU a page  %6s B\n' \
         "$r" "$name" "${rate[$name $r]}" "$u" "${mix[$name $r]}" >&2
+}
+
+# PIB_BENCH_PERF="offload haproxy": a profile of those fronts in round 1
+# (perf record -e cpu-clock -g: software clock, as hardware counters are
+# missing on VMs), reported by shared object and by symbol into the run
+# directory (NAME.perf-dso.txt, NAME.perf-sym.txt, with call chains
+# NAME.perf-calls.txt).  It costs the front some CPU while it records.
+perf_pid=""
+perf_start() {                  # perf_start NAME ROUND FRONT
+    case " ${PIB_BENCH_PERF:-} " in *" $1 "*) ;; *) return 0 ;; esac
+    [ "$2" = 1 ] || return 0
+    command -v perf >/dev/null || { echo "no perf: linux-perf" >&2; return 0; }
+    perf_out=$raw/$pname-$1
+    # shellcheck disable=SC2046
+    perf record -q -e cpu-clock -g -o "$work/perf.data" \
+        -p "$(front_pids "$3" | paste -sd,)" -- sleep "$secs" \
+        >/dev/null 2>&1 &
+    perf_pid=$!
+}
+
+perf_stop() {
+    [ -n "$perf_pid" ] || return 0
+    wait "$perf_pid" 2>/dev/null || true
+    perf_pid=""
+    { perf report -i "$work/perf.data" --no-children --sort dso \
+          --stdio -g none 2>/dev/null || true; } | grep -v '^$' \
+        | sed -n '1,40p' > "$perf_out.perf-dso.txt"
+    { perf report -i "$work/perf.data" --no-children --sort dso,sym \
+          --stdio -g none 2>/dev/null || true; } | grep -v '^$' \
+        | sed -n '1,90p' > "$perf_out.perf-sym.txt"
+    { perf report -i "$work/perf.data" --children --sort sym --stdio \
+          -g none --percent-limit 1.5 2>/dev/null || true; } | grep -v '^$' \
+        | sed -n '1,90p' > "$perf_out.perf-calls.txt"
+    rm -f "$work/perf.data"
 }
 
 one_setup() {                   # one_setup NAME ROUND
