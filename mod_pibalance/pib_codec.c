@@ -120,7 +120,7 @@ static void pib_zlib_end(pib_cstream *s)
 
 const pib_codec pib_codec_zlib = {
     "zlib", pib_zlib_init, pib_zlib_add, pib_zlib_flush, pib_zlib_finish,
-    pib_zlib_end, NULL, "gzip"
+    pib_zlib_end, NULL, "gzip", NULL
 };
 
 int pib_held_init(pib_cstream *s, const pib_codec_params *p)
@@ -188,7 +188,7 @@ void pib_held_end(pib_cstream *s)
 
 const pib_codec pib_codec_oneshot = {
     "oneshot", pib_held_init, pib_held_add, pib_held_flush, pib_one_finish,
-    pib_held_end, &pib_codec_zlib, "gzip"
+    pib_held_end, &pib_codec_zlib, "gzip", NULL
 };
 
 const pib_codec *pib_codec_for(pib_coding c, int one_pass)
@@ -259,6 +259,9 @@ int pib_cstream_to_stream(pib_cstream *s, const pib_codec_params *p)
 
     if (to == NULL) {
         return 0;
+    }
+    if (s->codec->to_stream != NULL) {
+        return s->codec->to_stream(s, p);
     }
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;

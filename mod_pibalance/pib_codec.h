@@ -46,6 +46,11 @@ typedef struct pib_codec {
     const struct pib_codec *stream; /* one-pass rows: the streaming row
                                      * of the same coding; else NULL */
     const char *coding;             /* Content-Encoding: "gzip", ... */
+    /* One-pass rows that do not hold the body (igzip's compresses as it
+     * comes and holds the output): turns s into the streaming row,
+     * keeping what was compressed; NULL for the held-body rows, which
+     * pib_cstream_to_stream feeds to the streaming row. */
+    int (*to_stream)(pib_cstream *s, const pib_codec_params *p);
 } pib_codec;
 
 extern const pib_codec pib_codec_zlib;

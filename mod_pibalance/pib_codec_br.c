@@ -96,7 +96,7 @@ static void pib_br_end(pib_cstream *s)
 
 const pib_codec pib_codec_br = {
     "br", pib_br_init, pib_br_add, pib_br_flush, pib_br_finish, pib_br_end,
-    NULL, "br"
+    NULL, "br", NULL
 };
 
 /* ---- one pass ----------------------------------------------------------- */
@@ -126,5 +126,5 @@ static int pib_br_one_finish(pib_cstream *s)
 
 const pib_codec pib_codec_br_oneshot = {
     "br-oneshot", pib_held_init, pib_held_add, pib_held_flush,
-    pib_br_one_finish, pib_held_end, &pib_codec_br, "br"
+    pib_br_one_finish, pib_held_end, &pib_codec_br, "br", NULL
 };

@@ -155,7 +155,7 @@ static void pib_zstd_end(pib_cstream *s)
 
 const pib_codec pib_codec_zstd = {
     "zstd", pib_zstd_init, pib_zstd_add, pib_zstd_flush, pib_zstd_finish,
-    pib_zstd_end, NULL, "zstd"
+    pib_zstd_end, NULL, "zstd", NULL
 };
 
 /* ---- one pass ----------------------------------------------------------- */
@@ -185,5 +185,5 @@ static int pib_zstd_one_finish(pib_cstream *s)
 
 const pib_codec pib_codec_zstd_oneshot = {
     "zstd-oneshot", pib_held_init, pib_held_add, pib_held_flush,
-    pib_zstd_one_finish, pib_held_end, &pib_codec_zstd, "zstd"
+    pib_zstd_one_finish, pib_held_end, &pib_codec_zstd, "zstd", NULL
 };
