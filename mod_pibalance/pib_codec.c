@@ -26,6 +26,15 @@ void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n)
     }
 }
 
+void pib_cstream_emit_held(pib_cstream *s, const unsigned char *p,
+                           size_t n)
+{
+    if (n > 0) {
+        s->out_bytes += n;
+        (s->emit_held != NULL ? s->emit_held : s->emit)(s->baton, p, n);
+    }
+}
+
 /* ---- zlib: streaming gzip ---------------------------------------------- */
 
 static int pib_zlib_init(pib_cstream *s, const pib_codec_params *p)
@@ -241,6 +250,7 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
 {
     s->codec = codec;
     s->emit = emit;
+    s->emit_held = NULL;
     s->baton = baton;
     s->in_bytes = s->out_bytes = 0;
     s->z_live = 0;

@@ -115,6 +115,10 @@ struct pib_cstream {
     const pib_codec *codec;
     pib_emit_fn emit;
     void *baton;
+    /* Optional (NULL: emit): receives output that stays valid until
+     * end(), so that the receiver need not copy it (igzip's one pass
+     * hands over its whole output buffer so). */
+    pib_emit_fn emit_held;
     unsigned long long in_bytes;    /* uncompressed bytes added */
     unsigned long long out_bytes;   /* compressed bytes emitted */
     z_stream z;
@@ -146,5 +150,8 @@ void pib_held_end(pib_cstream *s);
 
 /* Hands n compressed bytes to the stream's emit function, counted. */
 void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n);
+/* The same for bytes that stay valid until end(): emit_held if set. */
+void pib_cstream_emit_held(pib_cstream *s, const unsigned char *p,
+                           size_t n);
 
 #endif /* PIB_CODEC_H */

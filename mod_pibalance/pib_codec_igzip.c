@@ -342,7 +342,7 @@ static int pib_igzip_one_finish(pib_cstream *s)
         return -1;
     }
     if (s->buf != NULL) {               /* still one pass: all of it */
-        pib_cstream_emit(s, s->buf, s->len);
+        pib_cstream_emit_held(s, s->buf, s->len);   /* kept until end */
     }
     return 0;
 }

@@ -275,6 +275,19 @@ static void pib_emit_bucket(void *baton, const unsigned char *p, size_t n)
     ctx->out_pending += n;
 }
 
+/* Output that lives until the codec's end(), which pib_on_eos calls only
+ * after passing it on: a transient bucket, which a filter that keeps it
+ * longer copies (apr_bucket_setaside), so the usual case copies none. */
+static void pib_emit_transient(void *baton, const unsigned char *p, size_t n)
+{
+    pib_fctx *ctx = baton;
+    apr_bucket *b = apr_bucket_transient_create((const char *)p, n,
+                                                ctx->out->bucket_alloc);
+
+    APR_BRIGADE_INSERT_TAIL(ctx->out, b);
+    ctx->out_pending += n;
+}
+
 /* Picks one-shot or streaming for the chosen coding and sets the codec
  * up. */
 static int pib_codec_start(request_rec *r, pib_fctx *ctx,
@@ -305,6 +318,7 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
                       "identity", codec->name, level);
         return 0;
     }
+    ctx->cs->emit_held = pib_emit_transient;
     apr_pool_cleanup_register(r->pool, ctx->cs, pib_codec_cleanup,
                               apr_pool_cleanup_null);
     return 1;
@@ -544,17 +558,20 @@ static void pib_count_end(const pib_fctx *ctx)
 static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
 {
     int rc = pib_end_stream(f->r, ctx);
+    apr_status_t rv;
 
     pib_set_notes(f->r, ctx->cs);
     pib_count_end(ctx);
-    ctx->cs->codec->end(ctx->cs);
     ctx->state = PIB_FS_DONE;
     if (rc != 0) {
+        ctx->cs->codec->end(ctx->cs);
         return pib_codec_failed(f, "finishing");
     }
     APR_BUCKET_REMOVE(e);
     APR_BRIGADE_INSERT_TAIL(ctx->out, e);
-    return pib_pass_out(f, ctx);
+    rv = pib_pass_out(f, ctx);
+    ctx->cs->codec->end(ctx->cs);   /* after: the output may be transient */
+    return rv;
 }
 
 static apr_status_t pib_compress(ap_filter_t *f, pib_fctx *ctx,
