@@ -13,9 +13,9 @@
  * Bodies of known length up to PiBalanceDeflateBuffer are buffered and
  * compressed in one pass (Content-Length is then set); anything else
  * streams (chunked).  Which encoder: pib_encoder_pick() (gzip level 1:
- * ISA-L's igzip where built, else libdeflate and zlib).  mod_proxy_http passes a
- * FLUSH whenever a read from the node would block -- on a real network,
- * between any two packets -- so a FLUSH reaching a held body is dropped,
+ * ISA-L's igzip where built, else libdeflate and zlib).
+ * mod_proxy_http passes a FLUSH whenever a read from the node would
+ * block -- on a real network, between any two packets -- so a FLUSH reaching a held body is dropped,
  * and only the data ending a long pause (pib_pause_streams) turns the
  * body into a zlib stream, sync-flushed and passed on at once.  A FLUSH
  * of a streamed body is honoured at once.
@@ -348,7 +348,8 @@ static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
     pib_verdict v;
 
     /* the adaptive rule's steps are each coding's own: full is its
-     * configured level, reduced its level 1, off none */
+     * configured level, reduced its fastest encoder (pib_encoder_pick),
+     * off none */
     ctx->coding = pib_coding_of(r, conf);
     st = pib_adapt_state_now(r->server);
     level = pib_adapt_level(st, pib_codings_level(conf->codings,
