@@ -129,7 +129,7 @@ static void pib_zlib_end(pib_cstream *s)
 
 const pib_codec pib_codec_zlib = {
     "zlib", pib_zlib_init, pib_zlib_add, pib_zlib_flush, pib_zlib_finish,
-    pib_zlib_end, NULL, "gzip", NULL
+    pib_zlib_end, NULL, "gzip"
 };
 
 int pib_held_init(pib_cstream *s, const pib_codec_params *p)
@@ -181,11 +181,21 @@ static int pib_one_finish(pib_cstream *s)
     }
     n = libdeflate_gzip_compress(c, s->buf, s->len, out, bound);
     pib_ld_put(c, s->level);
-    if (n > 0) {
-        pib_cstream_emit(s, out, n);
+    if (n == 0) {
+        pib_buf_put(out, out_cap);
+        return -1;
     }
-    pib_buf_put(out, out_cap);
-    return n > 0 ? 0 : -1;
+    pib_held_give(s, out, n, out_cap);
+    return 0;
+}
+
+void pib_held_give(pib_cstream *s, unsigned char *out, size_t n,
+                   size_t out_cap)
+{
+    pib_buf_put(s->held_out, s->held_out_cap);     /* none, normally */
+    s->held_out = out;
+    s->held_out_cap = out_cap;
+    pib_cstream_emit_held(s, out, n);
 }
 
 void pib_held_end(pib_cstream *s)
@@ -193,11 +203,14 @@ void pib_held_end(pib_cstream *s)
     pib_buf_put(s->buf, s->buf_cap);
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;
+    pib_buf_put(s->held_out, s->held_out_cap);
+    s->held_out = NULL;
+    s->held_out_cap = 0;
 }
 
 const pib_codec pib_codec_oneshot = {
     "oneshot", pib_held_init, pib_held_add, pib_held_flush, pib_one_finish,
-    pib_held_end, &pib_codec_zlib, "gzip", NULL
+    pib_held_end, &pib_codec_zlib, "gzip"
 };
 
 const pib_codec *pib_codec_for(pib_coding c, int one_pass)
@@ -257,6 +270,8 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
     s->enc = NULL;
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;
+    s->held_out = NULL;
+    s->held_out_cap = 0;
     return codec->init(s, p);
 }
 
@@ -269,9 +284,6 @@ int pib_cstream_to_stream(pib_cstream *s, const pib_codec_params *p)
 
     if (to == NULL) {
         return 0;
-    }
-    if (s->codec->to_stream != NULL) {
-        return s->codec->to_stream(s, p);
     }
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;

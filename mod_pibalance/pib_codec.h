@@ -46,11 +46,6 @@ typedef struct pib_codec {
     const struct pib_codec *stream; /* one-pass rows: the streaming row
                                      * of the same coding; else NULL */
     const char *coding;             /* Content-Encoding: "gzip", ... */
-    /* One-pass rows that do not hold the body (igzip's compresses as it
-     * comes and holds the output): turns s into the streaming row,
-     * keeping what was compressed; NULL for the held-body rows, which
-     * pib_cstream_to_stream feeds to the streaming row. */
-    int (*to_stream)(pib_cstream *s, const pib_codec_params *p);
 } pib_codec;
 
 extern const pib_codec pib_codec_zlib;
@@ -128,6 +123,8 @@ struct pib_cstream {
     unsigned char *buf;             /* oneshot: the body so far */
     size_t len, cap;                /* held, and at most (announced) */
     size_t buf_cap;                 /* buf's size (pib_buf_take) */
+    unsigned char *held_out;        /* one pass: the output, until end() */
+    size_t held_out_cap;
     unsigned char out[PIB_CODEC_OUTBUF];
 };
 
@@ -153,5 +150,11 @@ void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n);
 /* The same for bytes that stay valid until end(): emit_held if set. */
 void pib_cstream_emit_held(pib_cstream *s, const unsigned char *p,
                            size_t n);
+
+/* For the one-pass rows' finish: hands n bytes of out (a pib_buf_take
+ * buffer of out_cap bytes) to emit_held and keeps out until end(), which
+ * gives it back (pib_held_end): the receiver need not copy it. */
+void pib_held_give(pib_cstream *s, unsigned char *out, size_t n,
+                   size_t out_cap);
 
 #endif /* PIB_CODEC_H */

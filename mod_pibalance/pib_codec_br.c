@@ -96,7 +96,7 @@ static void pib_br_end(pib_cstream *s)
 
 const pib_codec pib_codec_br = {
     "br", pib_br_init, pib_br_add, pib_br_flush, pib_br_finish, pib_br_end,
-    NULL, "br", NULL
+    NULL, "br"
 };
 
 /* ---- one pass ----------------------------------------------------------- */
@@ -117,14 +117,15 @@ static int pib_br_one_finish(pib_cstream *s)
     n = bound;
     ok = BrotliEncoderCompress(s->level, PIB_BR_LGWIN, BROTLI_MODE_TEXT,
                                s->len, s->buf, &n, out);
-    if (ok) {
-        pib_cstream_emit(s, out, n);
+    if (!ok) {
+        pib_buf_put(out, out_cap);
+        return -1;
     }
-    pib_buf_put(out, out_cap);
-    return ok ? 0 : -1;
+    pib_held_give(s, out, n, out_cap);
+    return 0;
 }
 
 const pib_codec pib_codec_br_oneshot = {
     "br-oneshot", pib_held_init, pib_held_add, pib_held_flush,
-    pib_br_one_finish, pib_held_end, &pib_codec_br, "br", NULL
+    pib_br_one_finish, pib_held_end, &pib_codec_br, "br"
 };

@@ -4,19 +4,24 @@
  * returns NULL and gzip stays with libdeflate and zlib.
  *
  * Why: on the 67 KB benchmark page (sim/phpinfo-bench.html, one x86
- * core) igzip level 1 compresses in ~0.4x libdeflate level 1's CPU for
+ * core) igzip level 1 compresses in ~0.56x libdeflate level 1's CPU for
  * 4.8% more bytes (21,712 against 20,725), and its streaming API costs
  * what its one-pass call costs, where zlib costs ~3x libdeflate
  * (bench/RESULTS-offload.md, issue 32).  Levels are ISA-L's own, 0..3:
  * 0 (no hash chains, static-like codes: 26,367 B, the fastest), 1 and 2
  * (dynamic Huffman blocks), 3 (lazier matching: ~libdeflate's cost).
  *
- * Both rows use isal_deflate (the stateful API) with IGZIP_GZIP (a
- * 10-byte header, mtime 0, and the CRC-32/ISIZE trailer): it costs what
- * isal_deflate_stateless costs (197.8 against 202.7 us a page), and
- * needs no whole body.  One pass: each piece is compressed as it comes,
- * into one output buffer emitted at the end with Content-Length (no
- * copy of the body, none of the output; see pib_igzip_one_init).
+ * One pass: the body is held (pib_held_*) and compressed by
+ * isal_deflate_stateless with IGZIP_GZIP (a 10-byte header, mtime 0,
+ * and the CRC-32/ISIZE trailer), into an output buffer of the body's
+ * size plus stored-block overhead that is passed on as it is
+ * (pib_held_give: no copy); a body that does not fit there (it cannot,
+ * being incompressible) falls back to the streaming row.  Holding the
+ * body is cheaper than feeding the pieces to the stateful isal_deflate
+ * as they come, which copies them into its own window and slides it:
+ * tried (c531215), 1,258,683 instructions a request on the 67 KB page
+ * against 1,112,327 (libc's memcpy 186,475 against 43,589; callgrind,
+ * bench/RESULTS-offload.md), so reverted.
  * Streaming: isal_deflate with NO_FLUSH for data, SYNC_FLUSH for a FLUSH
  * (the block is closed and byte-aligned with an empty stored block, as
  * zlib's Z_SYNC_FLUSH does: everything so far decodes), end_of_stream at
@@ -243,7 +248,7 @@ static void pib_igzip_end(pib_cstream *s)
 
 static const pib_codec pib_codec_igzip_stream = {
     "igzip", pib_igzip_init, pib_igzip_add, pib_igzip_flush,
-    pib_igzip_finish, pib_igzip_end, NULL, "gzip", NULL
+    pib_igzip_finish, pib_igzip_end, NULL, "gzip"
 };
 
 /* ---- one pass ----------------------------------------------------------- */
@@ -255,110 +260,44 @@ static size_t pib_igzip_bound(size_t n)
     return n + (n / 65535 + 1) * 5 + ISAL_DEF_MAX_HDR_SIZE + 64;
 }
 
-/* The one-pass row holds no body: it compresses each piece as it comes
- * (isal_deflate, the streaming state) straight into one output buffer
- * of the announced length's bound (s->buf, s->buf_cap; s->len bytes in
- * it), and emits that once, at finish.  Neither the body nor the output
- * is copied on the way (libdeflate's row copies the body into a held
- * buffer, its output into the emitted bucket).  A body that must stream
- * after all (a FLUSH, more than announced, an output that outgrows the
- * buffer) emits what is in the buffer and goes on as the streaming row,
- * with the same state. */
-static int pib_igzip_one_init(pib_cstream *s, const pib_codec_params *p)
-{
-    size_t cap;
-
-    if (p->expect > 0xffffffffu - 4096 || pib_igzip_init(s, p) != 0) {
-        return -1;
-    }
-    s->buf = pib_buf_take(pib_igzip_bound(p->expect), &cap);
-    if (s->buf == NULL) {
-        return -1;
-    }
-    s->buf_cap = cap;
-    s->cap = p->expect;             /* refuse more than announced */
-    s->len = 0;
-    return 0;
-}
-
-/* Emits what the output buffer holds and turns s into the streaming row
- * (the state goes on; output now goes through s->out). */
-static int pib_igzip_one_to_stream(pib_cstream *s, const pib_codec_params *p)
-{
-    (void)p;
-    pib_cstream_emit(s, s->buf, s->len);
-    pib_buf_put(s->buf, s->buf_cap);
-    s->buf = NULL;
-    s->len = s->cap = s->buf_cap = 0;
-    s->codec = &pib_codec_igzip_stream;
-    return 0;
-}
-
-/* Runs the state over in[0..n) (and to the trailer when last) into the
- * output buffer; a full buffer turns s into the streaming row, which
- * finishes the job. */
-static int pib_igzip_one_run(pib_cstream *s, const unsigned char *in,
-                             size_t n, int last)
-{
-    pib_igzip_state *st = s->enc;
-    struct isal_zstream *z = &st->z;
-
-    z->next_in = (uint8_t *)in;
-    z->avail_in = (uint32_t)n;
-    z->flush = NO_FLUSH;
-    z->end_of_stream = (uint16_t)last;
-    z->next_out = s->buf + s->len;
-    z->avail_out = (uint32_t)(s->buf_cap - s->len);
-    if (isal_deflate(z) != COMP_OK) {
-        return -1;
-    }
-    s->len = s->buf_cap - z->avail_out;
-    if (last ? z->internal_state.state == ZSTATE_END : z->avail_in == 0) {
-        return 0;
-    }
-    /* the buffer is full: stream the rest */
-    in = z->next_in;
-    n = z->avail_in;
-    pib_igzip_one_to_stream(s, NULL);
-    return pib_igzip_run(s, in, n, NO_FLUSH, last);
-}
-
-static int pib_igzip_one_add(pib_cstream *s, const unsigned char *in,
-                             size_t n)
-{
-    if (n > s->cap - s->in_bytes) {
-        return -1;                  /* more than announced: stream */
-    }
-    if (n > 0 && pib_igzip_one_run(s, in, n, 0) != 0) {
-        return -1;
-    }
-    s->in_bytes += n;
-    return 0;
-}
-
 static int pib_igzip_one_finish(pib_cstream *s)
 {
-    if (pib_igzip_one_run(s, NULL, 0, 1) != 0) {
+    pib_igzip_state *st;
+    size_t bound, out_cap, n;
+    unsigned char *out;
+    int rc;
+
+    if (s->len > 0xffffffffu - 4096) {
+        return -1;                      /* avail_in is 32 bits: stream */
+    }
+    if ((st = pib_igzip_take(s->level)) == NULL) {
         return -1;
     }
-    if (s->buf != NULL) {               /* still one pass: all of it */
-        pib_cstream_emit_held(s, s->buf, s->len);   /* kept until end */
+    bound = pib_igzip_bound(s->len);
+    if ((out = pib_buf_take(bound, &out_cap)) == NULL) {
+        pib_igzip_put(st);
+        return -1;
     }
+    pib_igzip_setup(st, 1);
+    st->z.next_in = s->buf;
+    st->z.avail_in = (uint32_t)s->len;
+    st->z.end_of_stream = 1;
+    st->z.next_out = out;
+    st->z.avail_out = (uint32_t)(bound > 0xffffffffu ? 0xffffffffu : bound);
+    rc = isal_deflate_stateless(&st->z);
+    n = st->z.total_out;
+    pib_igzip_put(st);                  /* another thread's from here on */
+    if (rc != COMP_OK) {
+        pib_buf_put(out, out_cap);
+        return -1;
+    }
+    pib_held_give(s, out, n, out_cap);  /* passed on without a copy */
     return 0;
-}
-
-static void pib_igzip_one_end(pib_cstream *s)
-{
-    pib_buf_put(s->buf, s->buf_cap);
-    s->buf = NULL;
-    s->len = s->cap = s->buf_cap = 0;
-    pib_igzip_end(s);
 }
 
 static const pib_codec pib_codec_igzip_oneshot = {
-    "igzip-oneshot", pib_igzip_one_init, pib_igzip_one_add, pib_held_flush,
-    pib_igzip_one_finish, pib_igzip_one_end, &pib_codec_igzip_stream,
-    "gzip", pib_igzip_one_to_stream
+    "igzip-oneshot", pib_held_init, pib_held_add, pib_held_flush,
+    pib_igzip_one_finish, pib_held_end, &pib_codec_igzip_stream, "gzip"
 };
 
 const pib_codec *pib_codec_igzip(int one_pass)

@@ -155,7 +155,7 @@ static void pib_zstd_end(pib_cstream *s)
 
 const pib_codec pib_codec_zstd = {
     "zstd", pib_zstd_init, pib_zstd_add, pib_zstd_flush, pib_zstd_finish,
-    pib_zstd_end, NULL, "zstd", NULL
+    pib_zstd_end, NULL, "zstd"
 };
 
 /* ---- one pass ----------------------------------------------------------- */
@@ -176,14 +176,15 @@ static int pib_zstd_one_finish(pib_cstream *s)
     }
     n = ZSTD_compress2(c, out, bound, s->buf, s->len);
     pib_zstd_put(c);
-    if (!ZSTD_isError(n)) {
-        pib_cstream_emit(s, out, n);
+    if (ZSTD_isError(n)) {
+        pib_buf_put(out, out_cap);
+        return -1;
     }
-    pib_buf_put(out, out_cap);
-    return ZSTD_isError(n) ? -1 : 0;
+    pib_held_give(s, out, n, out_cap);
+    return 0;
 }
 
 const pib_codec pib_codec_zstd_oneshot = {
     "zstd-oneshot", pib_held_init, pib_held_add, pib_held_flush,
-    pib_zstd_one_finish, pib_held_end, &pib_codec_zstd, "zstd", NULL
+    pib_zstd_one_finish, pib_held_end, &pib_codec_zstd, "zstd"
 };
