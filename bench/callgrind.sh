@@ -28,7 +28,7 @@ source "$top/bench/cpu.sh"
 so=${3:-$(module_so "$top" mod_pibalance)}
 raw=$(results_dir callgrind)
 work=$(mktemp -d /tmp/pib-cg.XXXXXX)
-chmod 755 "$work"
+chmod 1777 "$work"                # callgrind writes as httpd's User
 NODE=19191 APACHE=19190
 node_pid=""
 
@@ -65,6 +65,9 @@ ProxyPass "/" "balancer://b/"
 $extra
 CONF
 cp "$work/httpd.conf" "$raw/httpd.conf"
+# httpd -X runs as its User: the output file must be writable by it.
+touch "$work/cg.out"
+chmod 666 "$work/cg.out"
 # Only what runs inside ap_run_process_connection is counted: the
 # requests (and the warm-up ones), not start-up or the listener's wait.
 timeout -s KILL 900 valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
@@ -92,12 +95,14 @@ for _ in $(seq 60); do            # valgrind writes its file, then exits
 done
 kill -KILL "$vg" "$(cat "$work/httpd.pid" 2>/dev/null)" 2>/dev/null || true
 wait "$vg" 2>/dev/null || true
+cp "$work/valgrind.log" "$raw/valgrind.log" 2>/dev/null || true
 cp "$work/cg.out" "$raw/callgrind.out"
+n=$((n / 4 * 4 + 1))             # and the readiness probe's request
 total=$(callgrind_annotate "$raw/callgrind.out" 2>/dev/null \
             | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
 {
     echo "# bench/callgrind.sh $(basename "$page") $n $mode, module $so ($(tree_commit "$top")), $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "# $total instructions for the $n requests: $((total / n)) a request"
+    echo "# $total instructions for the $n requests (the mix and one probe): $((total / n)) a request"
     echo "# instructions  a request  share  object"
     callgrind_annotate --inclusive=no --threshold=100 "$raw/callgrind.out" \
         2>/dev/null | awk -v n="$n" -v t="$total" '

@@ -414,6 +414,14 @@ one_page() {                    # one_page FILE: every setup, every round
         echo "Baseline:"
         sort "$work/codec_log_base" | uniq -c | sed 's/^/    /'
     fi
+    if [ -n "$baseline" ]; then
+        echo
+        echo "This tree ($(tree_commit "${PIB_MODULES:-$top}")) / baseline ($(tree_commit "$baseline")), one run on this machine (1.00 = no change):"
+        echo
+        echo '| setup | pages/s per front core this / base | pages/s this / base | mean bytes this / base |'
+        echo '|---|---:|---:|---:|'
+        echo "| offload | $(ratio "$(med core offload)" "$(med core offload@base)") | $(ratio "$(med rate offload)" "$(med rate offload@base)") | $(ratio "$(med mix offload)" "$(med mix offload@base)") |"
+    fi
     oc=$(med core offload); ob=$(med mix offload)
     echo
     echo "Encoder-only ceiling: ${enc_name:-?} level 1 takes ${enc_us:-?} µs of CPU for this page alone (least of 5 rounds) = $ceil_core pages/s on one core."
