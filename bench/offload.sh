@@ -45,7 +45,7 @@
 # hand).  Every step is bounded: about (setups x pages x rounds x (SECS +
 # 3)) s, ~5 min for 5 setups, 2 pages, 3 rounds and SECS 8.  Installs
 # wrk, haproxy, nginx-light if missing (root).  The printed tables
-# (tables.md), wrk's output of every run and the offload codec logs go to
+# (tables.md), wrk's output of every run and the offload codec counts go to
 # a new bench/results/<UTC date>-<UTC time>-offload/ directory, or to
 # $PIB_BENCH_OUT.
 #
@@ -409,7 +409,8 @@ one_page() {                    # one_page FILE: every setup, every round
     echo
     echo "Offload codec per response (this tree; one-pass and streamed rows):"
     sort "$work/codec_log" 2>/dev/null | uniq -c | sed 's/^/    /'
-    cp "$work/codec_log" "$raw/$pname-offload.codec_log" 2>/dev/null || true
+    sort "$work/codec_log" 2>/dev/null | uniq -c \
+        > "$raw/$pname-offload.codec_log.counts" || true
     if [ -f "$work/codec_log_base" ]; then
         echo "Baseline:"
         sort "$work/codec_log_base" | uniq -c | sed 's/^/    /'
