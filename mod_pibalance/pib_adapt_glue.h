@@ -5,6 +5,7 @@
 
 #include "httpd.h"
 
+#include "pi_api.h"
 #include "pib_adapt.h"
 
 /* post_config (real pass): creates the shared state. */
@@ -19,7 +20,8 @@ int pib_adapt_level_now(int configured, server_rec *s);
  * response takes its coding's fastest encoder (pib_encoder_pick). */
 pib_adapt_state pib_adapt_state_now(server_rec *s);
 
-/* Registers the pib_deflate_state optional function. */
-void pib_adapt_register(apr_pool_t *p);
+/* The optional function pib_deflate_state (include/pi_api.h),
+ * registered by pib_public.c. */
+int pib_deflate_state(pi_deflate_state *out);
 
 #endif /* PIB_ADAPT_GLUE_H */

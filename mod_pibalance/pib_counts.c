@@ -11,15 +11,17 @@
 #include "pib_log.h"
 #include "pib_public.h"
 #include "pib_counts.h"
+#include "pib_counts_layout.h"
 
 APLOG_USE_MODULE(pibalance);
 
-/* The segment outlives graceful restarts (process pool): its key names
- * its size, so a build with more counters makes a segment of its own
- * rather than writing past an older, smaller one. */
+/* The segment outlives graceful restarts (process pool); its layout
+ * stamp (pib_counts_layout.h) keeps a build from reading or writing the
+ * segment of another one. */
 #define PIB_COUNTS_KEY "pibalance-deflate-counts"
 
 typedef struct {
+    pib_counts_head head;
     pi_ctr64 c[PIB_CNT_N];
 } pib_counts_shm;
 
@@ -31,10 +33,26 @@ apr_status_t pib_counts_init(server_rec *s)
     apr_pool_t *proc = s->process->pool;
     apr_shm_t *shm = NULL;
     apr_status_t rv;
-    const char *key = apr_psprintf(proc, "%s-%lu", PIB_COUNTS_KEY,
-                                   (unsigned long)sizeof(pib_counts_shm));
+    const char *key = PIB_COUNTS_KEY;
 
     apr_pool_userdata_get((void **)&shm, key, proc);
+    if (shm != NULL && !pib_counts_layout_ok(apr_shm_baseaddr_get(shm),
+                                             apr_shm_size_get(shm),
+                                             PIB_CNT_N, sizeof(pi_ctr64))) {
+        const pib_counts_head *h = apr_shm_baseaddr_get(shm);
+
+        /* An upgrade of mod_pibalance.so by a graceful restart: the
+         * first four words never move, safe to name. */
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(12900)
+                     "PiBalanceDeflate: offload counters of another layout"
+                     " (magic 0x%08x, version %u, %u counters; this build:"
+                     " version %u, %u): they start again from zero",
+                     h->magic, h->version, h->count, PIB_COUNTS_VERSION,
+                     (unsigned)PIB_CNT_N);
+        apr_pool_userdata_set(NULL, key, apr_pool_cleanup_null, proc);
+        apr_shm_destroy(shm);
+        shm = NULL;
+    }
     if (shm == NULL) {
         rv = apr_shm_create(&shm, sizeof(pib_counts_shm), NULL, proc);
         if (rv != APR_SUCCESS) {
@@ -45,6 +63,9 @@ apr_status_t pib_counts_init(server_rec *s)
             return APR_SUCCESS;
         }
         memset(apr_shm_baseaddr_get(shm), 0, sizeof(pib_counts_shm));
+        ((pib_counts_shm *)apr_shm_baseaddr_get(shm))->head
+            = (pib_counts_head){ PIB_COUNTS_MAGIC, PIB_COUNTS_VERSION,
+                                 PIB_CNT_N, 0 };
         apr_pool_userdata_set(shm, key, apr_pool_cleanup_null, proc);
     }
     pib_counts = apr_shm_baseaddr_get(shm);
@@ -71,7 +92,7 @@ void pib_count_add(int which, apr_uint64_t n)
 
 void pib_count_coding(int k, apr_uint64_t in, apr_uint64_t out)
 {
-    if (k < 0 || k >= 3) {
+    if (k < 0 || k >= PIB_NCODINGS) {
         return;
     }
     pib_count_add(PIB_CNT_CODING + 3 * k, 1);
@@ -84,7 +105,7 @@ apr_uint64_t pib_count_get(pib_counter which)
     return pi_ctr_read(&pib_counts->c[which]);
 }
 
-static int pib_deflate_counters(pi_deflate_counts *out)
+int pib_deflate_counters(pi_deflate_counts *out)
 {
     int k;
 
@@ -95,9 +116,12 @@ static int pib_deflate_counters(pi_deflate_counts *out)
     out->streamed = pib_count_get(PIB_CNT_STREAMED);
     out->trickled = pib_count_get(PIB_CNT_TRICKLED);
     out->compressor_waits = pib_count_get(PIB_CNT_WAITS);
-    for (k = 0; k < PI_CODINGS; k++) {
-        const pi_ctr64 *c = &pib_counts->c[PIB_CNT_CODING + 3 * k];
+    out->ncodings = PIB_NCODINGS;
+    for (k = 0; k < PIB_NCODINGS && k < PI_CODINGS_MAX; k++) {
+        const pib_coding_row *row = &pib_coding_rows[k];
+        const pi_ctr64 *c = &pib_counts->c[PIB_CNT_CODING + 3 * row->counter];
 
+        out->coding_name[k] = row->token;
         out->coding_responses[k] = pi_ctr_read(&c[0]);
         out->coding_bytes_in[k] = pi_ctr_read(&c[1]);
         out->coding_bytes_out[k] = pi_ctr_read(&c[2]);
@@ -107,10 +131,4 @@ static int pib_deflate_counters(pi_deflate_counts *out)
     out->cache_revalidated = pib_count_get(PIB_CNT_CACHE_REVAL);
     out->cache_bytes_saved = pib_count_get(PIB_CNT_CACHE_SAVED);
     return 0;
-}
-
-void pib_counts_register(apr_pool_t *p)
-{
-    (void)p;
-    APR_REGISTER_OPTIONAL_FN(pib_deflate_counters);
 }

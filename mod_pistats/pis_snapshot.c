@@ -54,6 +54,7 @@ static void fill_traffic(pis_member_snap *m, const pis_slot *sl,
         m->status_class[i] = pi_ctr_read(&sl->status_class[i]);
     }
     m->proxy_errors = pi_ctr_read(&sl->proxy_errors);
+    m->client_errors = pi_ctr_read(&sl->client_errors);
     m->bytes_in = pi_ctr_read(&sl->bytes_in);
     m->bytes_out = pi_ctr_read(&sl->bytes_out);
     m->rate1 = pis_slot_rate(sl, now_s, 1);
@@ -94,13 +95,15 @@ static void fill_telemetry(apr_pool_t *p, pis_member_snap *m,
                      m->temp_hist);
 }
 
-static void fill_member(request_rec *r, pis_member_snap *m,
+/* Member w of balancer b (or, w NULL, the member named `added` that a
+ * slot holds, added at run time) into m. */
+static void fill_member(request_rec *r, server_rec *s, pis_member_snap *m,
                         proxy_balancer *b, proxy_worker *w,
-                        const pis_slot *sl, double interval_s)
+                        const char *added, const pis_slot *sl,
+                        double interval_s)
 {
     memset(m, 0, sizeof(*m));
-    m->name = w ? w->s->name_ex : apr_pstrdup(r->pool,
-                                              strrchr(sl->key, '|') + 1);
+    m->name = w ? w->s->name_ex : apr_pstrdup(r->pool, added);
     m->route = w ? w->s->route : "";
     m->state = w ? worker_state(r->pool, w) : "added";
     m->usable = w ? PROXY_WORKER_IS_USABLE(w) : 1;
@@ -108,7 +111,7 @@ static void fill_member(request_rec *r, pis_member_snap *m,
     m->p50_us = m->p95_us = m->p99_us = m->ewma_us = -1;
     m->tel_age_s = -1;
     if (w != NULL) {
-        pis_fill_weight(r, b, w, m);
+        pis_fill_weight(s, b, w, m);
     }
     if (sl != NULL) {
         fill_traffic(m, sl, pi_now_s());
@@ -124,7 +127,10 @@ static void fill_member(request_rec *r, pis_member_snap *m,
 }
 
 /* Slots of this balancer claimed at run time (balancer-manager) for
- * members this process has not seen. */
+ * members this process has not seen, or by another generation (a
+ * graceful restart under way).  Each key is read as a whole copy of one
+ * owner's (pis_slot_key_copy): slots are claimed and rekeyed by other
+ * processes while this walks them. */
 static void add_runtime_members(request_rec *r, server_rec *s,
                                 proxy_balancer *b,
                                 apr_array_header_t *members,
@@ -139,19 +145,21 @@ static void add_runtime_members(request_rec *r, server_rec *s,
     prefix = pis_shm_prefix(r->pool, s, b);
     plen = strlen(prefix);
     for (i = 0; i < t->capacity; i++) {
-        const pis_slot *sl = (const pis_slot *)((const char *)t->slots
-                                                + (size_t)i * t->slot_size);
+        char key[PIS_KEY_MAX];
+        uint32_t owner;
         int seen = 0;
 
-        if (sl->state != PIS_SLOT_USED || strncmp(sl->key, prefix, plen)) {
+        if (pis_slot_key_copy(t, i, key, sizeof(key), &owner) != 0
+            || strncmp(key, prefix, plen) != 0 || key[plen] == '\0') {
             continue;
         }
         for (j = 0; j < members->nelts && !seen; j++) {
             seen = strcmp(APR_ARRAY_IDX(members, j, pis_member_snap).name,
-                          sl->key + plen) == 0;
+                          key + plen) == 0;
         }
         if (!seen) {
-            fill_member(r, apr_array_push(members), b, NULL, sl, interval_s);
+            fill_member(r, s, apr_array_push(members), b, NULL, key + plen,
+                        pis_table_slot(t, i), interval_s);
         }
     }
 }
@@ -176,7 +184,7 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
 
-        fill_member(r, apr_array_push(members), b, w,
+        fill_member(r, s, apr_array_push(members), b, w, NULL,
                     pis_shm_slot(r->pool, s, b, w), interval_s);
     }
     pis_fill_settings(s, b, bs);
@@ -206,7 +214,7 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
     snap->self = *self;
     snap->server_version = ap_get_server_banner();
     snap->now = (double)apr_time_now() / APR_USEC_PER_SEC;
-    snap->uptime_s = t ? pi_now_s() - t->start_s : 0;
+    snap->uptime_s = t ? pi_mono_s() - t->start_s : 0;
     snap->probe_interval_s = pis_probe_active()
         ? (double)pis_conf_probe_interval(pis_srv(r->server))
           / APR_USEC_PER_SEC : 0;
