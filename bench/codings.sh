@@ -18,7 +18,7 @@ isal=$(sed -n 's/^ISAL_LIBS *= *//p' Makefile)
 cc -O2 -I"$pib" -o "$out/codings" bench/codings.c \
     $pib/pib_codec.o $pib/pib_codec_zstd.o $pib/pib_codec_br.o \
     $pib/pib_codec_igzip.o \
-    $pib/pib_pool.o -lz -ldeflate -lzstd -lbrotlienc $isal -pthread
+    $pib/pib_pool.o $pib/pib_coding_table.o -lz -ldeflate -lzstd -lbrotlienc $isal -pthread
 {
     uname -srm
     grep -m1 'model name' /proc/cpuinfo || true

@@ -113,7 +113,7 @@ isal=$(sed -n 's/^ISAL_LIBS *= *//p' "$top/Makefile" 2>/dev/null || true)
 # shellcheck disable=SC2086
 gcc -O2 -I"$pib" -o "$work/codings" "$top/bench/codings.c" \
     "$pib/pib_codec.o" "$pib/pib_codec_zstd.o" "$pib/pib_codec_br.o" \
-    "$pib/pib_codec_igzip.o" "$pib/pib_pool.o" \
+    "$pib/pib_codec_igzip.o" "$pib/pib_pool.o" "$pib/pib_coding_table.o" \
     -lz -ldeflate -lzstd -lbrotlienc $isal -pthread
 
 libexec=$(apxs -q LIBEXECDIR)
