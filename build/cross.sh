@@ -52,6 +52,10 @@ SYSROOT_PKGS="apache2-bin apache2-dev libapr1 libapr1-dev libaprutil1
   libaprutil1-dev libc6 libgcc-s1 libcrypt1 libexpat1 libpcre2-8-0 libuuid1
   zlib1g zlib1g-dev libdeflate0 libdeflate-dev libatomic1
   libzstd1 libzstd-dev libbrotli1 libbrotli-dev"
+# ISA-L (igzip for gzip) where Debian builds it: arm64, not armhf.  The
+# armv7/armv6 builds fall back to libdeflate and zlib (configure.ac's
+# optional check, here set on make's command line: isal_vars).
+SYSROOT_PKGS_arm64="libisal2 libisal-dev"
 HOST_PKGS="make curl tar debian-archive-keyring
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
@@ -222,11 +226,27 @@ fix_symlinks() {
     done
 }
 
+sysroot_extra() {               # sysroot_extra ARCH: its own packages
+    case $1 in
+        arm64) echo "$SYSROOT_PKGS_arm64" ;;
+    esac
+}
+
+# isal_vars TARGET: ISA-L's make variables (Makefile.in), set for the
+# targets whose sysroot has it.
+isal_vars() {
+    case $1 in
+        arm64) echo "ISAL_LIBS=-lisal ISAL_CPPFLAGS=-DPIB_HAVE_ISAL=1" ;;
+        *) echo "ISAL_LIBS= ISAL_CPPFLAGS=" ;;
+    esac
+}
+
 make_sysroot() {                # make_sysroot ARCH
     local arch=$1
     local sr=$CROSS_DIR/sysroot-$arch state=$CROSS_DIR/sysroot-cache/$arch
-    local alog=$CROSS_DIR/sysroot-cache/$arch.log stamp want t0 d
-    want="v$SYSROOT_VERSION $(echo "$SYSROOT_PKGS" | tr -s ' \n' ' ')"
+    local alog=$CROSS_DIR/sysroot-cache/$arch.log stamp want t0 d pkgs
+    pkgs="$SYSROOT_PKGS $(sysroot_extra "$arch")"
+    want="v$SYSROOT_VERSION $(echo "$pkgs" | tr -s ' \n' ' ')"
     stamp=$sr/.cross-stamp
     if [ -z "${CROSS_REFRESH:-}" ] && [ -f "$stamp" ] \
         && [ "$(sed -n 1p "$stamp")" = "$want" ]; then
@@ -249,7 +269,7 @@ make_sysroot() {                # make_sysroot ARCH
     chown _apt "$state/debs" 2>/dev/null || true
     # shellcheck disable=SC2086
     (cd "$state/debs" && apt-get -q -o Dir::Cache::pkgcache="$state/cache/pkgcache.bin" \
-        download $SYSROOT_PKGS) >>"$alog" 2>&1 || {
+        download $pkgs) >>"$alog" 2>&1 || {
         unset APT_CONFIG
         tail -n 15 "$alog" | sed 's/^/    | /' >&2
         die 3 "sysroot $arch: apt-get download failed (log: $alog)"
@@ -304,7 +324,7 @@ check_sysroot() {
 # line; any other @VAR@ found there is reported (it would be empty).
 KNOWN_SUBSTS="APXS CC HTTPD_INCLUDEDIR APR_INCLUDES HTTPD_CFLAGS HTTPD_CPPFLAGS
   WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS ZSTD_LIBS
-  BROTLI_LIBS BROTLIDEC_LIBS"
+  BROTLI_LIBS BROTLIDEC_LIBS ISAL_LIBS ISAL_CPPFLAGS"
 
 # The native build's warnings, read from configure.ac (one source of truth).
 native_warnings() {
@@ -407,7 +427,8 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ldflags="$ldflags -nostartfiles -nodefaultlibs"
         libs="-lc -l:libgcc_s.so.1"
     fi
-    if ! make -C "$work" -f cross.mk -j "$(nproc)" all \
+    # shellcheck disable=SC2046
+    if ! make -C "$work" -f cross.mk -j "$(nproc)" all $(isal_vars "$tg") \
         CC="$t-gcc" \
         HTTPD_INCLUDEDIR="$sr/usr/include/apache2" \
         APR_INCLUDES="$("$apr_cfg" --includes) -idirafter $sr/usr/include/$t -idirafter $sr/usr/include" \
@@ -443,10 +464,10 @@ check_binaries() {              # check_binaries TARGET
             fail "$tg" arch "${so##*/} is not $want"
             return 1
         }
-        # A statically linked zlib/libdeflate/libzstd/libbrotli/libgcc
-        # exports their symbols.
+        # A statically linked zlib/libdeflate/libzstd/libbrotli/ISA-L/
+        # libgcc exports their symbols.
         if "$t-nm" -D --defined-only "$so" \
-            | grep -Eq ' (zlibVersion|deflate|inflate|libdeflate_|ZSTD_|Brotli|__aeabi_|__udivmoddi4)'; then
+            | grep -Eq ' (zlibVersion|deflate|inflate|libdeflate_|ZSTD_|Brotli|isal_|__aeabi_|__udivmoddi4)'; then
             fail "$tg" link "${so##*/} contains a static copy of a library"
             return 1
         fi

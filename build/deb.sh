@@ -81,6 +81,17 @@ build() {
     rm -rf "$work"
 }
 
+# shlibs_for ARCH: the native build's dependencies of the modules, less
+# ISA-L where Debian has none (armhf: the build falls back to libdeflate
+# and zlib, build/cross.sh).
+shlibs_for() {
+    case $1 in
+        arm64) cat "$out/shlibs-depends" ;;
+        *) sed 's/, *libisal2[^,]*//g; s/^ *libisal2[^,]*, *//' \
+               "$out/shlibs-depends" ;;
+    esac
+}
+
 # The cross builds take the native build's library dependencies.
 case " $archs " in
     *" amd64 "*) ;;
@@ -89,7 +100,7 @@ case " $archs " in
 esac
 for a in amd64 arm64 armhf; do
     case " $archs " in *" $a "*) ;; *) continue ;; esac
-    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(cat "$out/shlibs-depends")" \
+    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(shlibs_for "$a")" \
         PIA_DEB_SHLIBS="$(cat "$out/shlibs-depends-agent")"
     build "$a"
 done

@@ -9,7 +9,9 @@
  * coding is a new row here, and a new enum value in pib_ae.h.
  *
  *   coding  token  ETag    counter  levels      default  encoders
- *   gzip    gzip   -gzip   0        (Level)     1        zlib, libdeflate
+ *   gzip    gzip   -gzip   0        (Level)     1        zlib, libdeflate;
+ *                                                         igzip (ISA-L):
+ *                                                         pib_encoder_pick
  *   br      br     -br     1        1..11       4        brotli
  *   zstd    zstd   -zstd   2        1..19       3        zstd
  *
