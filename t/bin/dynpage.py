@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""dynpage.py -- a phpinfo()-like page (~67 KB) whose few live values
+change with every version: the dynamic page of the dictionary tests and
+of bench/dictionary.sh (RFC 9842 deltas).
+
+    dynpage.py N [--base FILE]     writes version N to stdout
+    import dynpage; dynpage.page(n, base_bytes)
+
+Version N is deterministic (the same N gives the same bytes): the bulk
+is sim/phpinfo-dense.html (51 KB of modules and directives, 2.4:1 at
+gzip 1 as a real page of many distinct values; unchanged); a
+"PHP Variables" section of ~16 KB follows, where a dozen values depend
+on N the way a real phpinfo() changes between two requests (request
+time, the client's port, a unique id, a session cookie, memory use,
+load, a counter).  Everything else in that section is constant.
+"""
+import hashlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DEFAULT_BASE = os.path.join(HERE, '..', '..', 'sim', 'phpinfo-dense.html')
+
+# Constant rows of the variables table (names and values as a Debian
+# PHP under Apache shows them), repeated with numbered keys to reach the
+# size of a real page's environment and $_SERVER dump.
+_CONST = [
+    ('HTTP_HOST', 'pi-master.local'),
+    ('HTTP_USER_AGENT', 'Mozilla/5.0 (X11; Linux aarch64) AppleWebKit/537.36 '
+     '(KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'),
+    ('HTTP_ACCEPT', 'text/html,application/xhtml+xml,application/xml;'
+     'q=0.9,image/avif,image/webp,*/*;q=0.8'),
+    ('HTTP_ACCEPT_LANGUAGE', 'en-GB,en;q=0.9'),
+    ('PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'),
+    ('SERVER_SIGNATURE', '<address>Apache/2.4.71 (Debian) Server at '
+     'pi-node-3.local Port 80</address>'),
+    ('SERVER_SOFTWARE', 'Apache/2.4.71 (Debian)'),
+    ('SERVER_NAME', 'pi-node-3.local'),
+    ('SERVER_ADDR', '127.0.0.1'),
+    ('SERVER_PORT', '80'),
+    ('DOCUMENT_ROOT', '/var/www/html'),
+    ('REQUEST_SCHEME', 'http'),
+    ('CONTEXT_DOCUMENT_ROOT', '/var/www/html'),
+    ('SERVER_ADMIN', 'webmaster@localhost'),
+    ('SCRIPT_FILENAME', '/var/www/html/info.php'),
+    ('GATEWAY_INTERFACE', 'CGI/1.1'),
+    ('SERVER_PROTOCOL', 'HTTP/1.1'),
+    ('REQUEST_METHOD', 'GET'),
+    ('QUERY_STRING', '<i>no value</i>'),
+    ('REQUEST_URI', '/info.php'),
+    ('SCRIPT_NAME', '/info.php'),
+    ('PHP_SELF', '/info.php'),
+]
+
+
+def _h(n, what, size=16):
+    return hashlib.sha256(('%d/%s' % (n, what)).encode()).hexdigest()[:size]
+
+
+def _live(n):
+    """The values that change from one version to the next."""
+    t = 1764900000 + 7 * n
+    return [
+        ('REQUEST_TIME', str(t)),
+        ('REQUEST_TIME_FLOAT', '%d.%06d' % (t, (n * 731257) % 1000000)),
+        ('REMOTE_PORT', str(32768 + (n * 7919) % 28000)),
+        ('UNIQUE_ID', _h(n, 'uid', 24)),
+        ('HTTP_COOKIE', 'PHPSESSID=' + _h(n, 'sess', 26)),
+        ('memory_get_usage', '%d bytes' % (412000 + (n * 3301) % 9000)),
+        ('memory_get_peak_usage', '%d bytes' % (440000 + (n * 4409) % 9000)),
+        ('sys_getloadavg', '%.2f %.2f %.2f' % (0.5 + (n % 7) / 10.0,
+                                               0.4 + (n % 5) / 10.0,
+                                               0.3 + (n % 3) / 10.0)),
+        ('opcache.hits', str(1000 + 13 * n)),
+        ('opcache.misses', str(20 + n // 4)),
+        ('apcu.num_entries', str(300 + (n % 11))),
+        ('X_REQUEST_COUNTER', str(n)),
+    ]
+
+
+def _row(k, v):
+    return ('<tr><td class="e">%s</td><td class="v">%s</td></tr>\n'
+            % (k, v))
+
+
+def page(n, base):
+    """Version n of the page (bytes), built on base (sim/phpinfo.html)."""
+    cut = base.rfind(b'</div></body>')
+    head, tail = (base[:cut], base[cut:]) if cut >= 0 else (base, b'')
+    rows = []
+    live = _live(n)
+    for i in range(7):
+        for k, v in _CONST:
+            rows.append(_row('$_SERVER[\'%s%s\']' % (k, '_%d' % i if i else ''),
+                             v))
+        rows.append(_row(*live[i % len(live)]))
+    for k, v in live:
+        rows.append(_row('$_SERVER[\'%s\']' % k, v))
+    section = ('<h2>PHP Variables</h2>\n<table>\n'
+               '<tr class="h"><th>Variable</th><th>Value</th></tr>\n'
+               + ''.join(rows) + '</table>\n'
+               '<p id="version">version %d</p>\n' % n)
+    return head + section.encode() + tail
+
+
+def main():
+    args = sys.argv[1:]
+    base = DEFAULT_BASE
+    if '--base' in args:
+        i = args.index('--base')
+        base = args[i + 1]
+        del args[i:i + 2]
+    n = int(args[0]) if args else 0
+    with open(base, 'rb') as f:
+        sys.stdout.buffer.write(page(n, f.read()))
+
+
+if __name__ == '__main__':
+    main()
