@@ -40,16 +40,17 @@ CROSS_DIR=${CROSS_DIR:-$ROOT/build/cross}
 OUT=$CROSS_DIR/out
 ALL_TARGETS="arm64 armv7 armv6"
 CROSS_MPMS=${CROSS_MPMS:-event prefork}
-SYSROOT_VERSION=2               # bump to force a sysroot rebuild
+SYSROOT_VERSION=3               # bump to force a sysroot rebuild
 
 # Target packages unpacked into each sysroot: headers and libraries to build
 # against, and the closure of NEEDED libraries of apache2 and of the modules
 # the smoke test loads (14 debs of the notes, + libdeflate, + libatomic1,
-# + libzstd and libbrotli for the zstd and br codings).
+# + libzstd and libbrotli for the zstd and br codings, + libssl for dcz's
+# SHA-256).
 SYSROOT_PKGS="apache2-bin apache2-dev libapr1 libapr1-dev libaprutil1
   libaprutil1-dev libc6 libgcc-s1 libcrypt1 libexpat1 libpcre2-8-0 libuuid1
   zlib1g zlib1g-dev libdeflate0 libdeflate-dev libatomic1
-  libzstd1 libzstd-dev libbrotli1 libbrotli-dev"
+  libzstd1 libzstd-dev libbrotli1 libbrotli-dev libssl3 libssl-dev"
 HOST_PKGS="make curl tar debian-archive-keyring
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
@@ -302,7 +303,7 @@ check_sysroot() {
 # line; any other @VAR@ found there is reported (it would be empty).
 KNOWN_SUBSTS="APXS CC HTTPD_INCLUDEDIR APR_INCLUDES HTTPD_CFLAGS HTTPD_CPPFLAGS
   WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS ZSTD_LIBS
-  BROTLI_LIBS BROTLIDEC_LIBS"
+  BROTLI_LIBS BROTLIDEC_LIBS CRYPTO_LIBS"
 
 # The native build's warnings, read from configure.ac (one source of truth).
 native_warnings() {
@@ -415,6 +416,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ARCH_CFLAGS="$(target_cflags "$tg")" \
         ZLIB_LIBS=-lz LIBDEFLATE_LIBS=-ldeflate \
         ZSTD_LIBS=-lzstd BROTLI_LIBS=-lbrotlienc BROTLIDEC_LIBS= \
+        CRYPTO_LIBS=-lcrypto \
         LDFLAGS="$ldflags" CROSS_LIBS="$libs" \
         APXS=false LIBEXECDIR=/usr/lib/apache2/modules HTTPD_BIN=/usr/sbin/apache2 \
         AGENT= \

@@ -97,7 +97,7 @@ static int feed(pib_cstream *s, sink *k, const pib_codec_params *p,
 static void round_trip(const pib_codec *codec, size_t n, int text,
                        int flushes)
 {
-    pib_codec_params p = { 1, 15, 8, n };
+    pib_codec_params p = { 1, 15, 8, n, NULL };
     unsigned char *in = make_input(n, text), *out = malloc(n + 1);
     sink k = { NULL, 0, 0 };
     pib_cstream *s = malloc(sizeof(*s));
@@ -121,7 +121,7 @@ static void round_trip(const pib_codec *codec, size_t n, int text,
  * every byte. */
 static void overflow_switch(void)
 {
-    pib_codec_params p = { 6, 12, 4, 100 };
+    pib_codec_params p = { 6, 12, 4, 100, NULL };
     unsigned char *in = make_input(300, 1), out[400];
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -146,7 +146,7 @@ static void overflow_switch(void)
 /* Flushed but never finished: decodable so far, never complete. */
 static void truncated(void)
 {
-    pib_codec_params p = { 1, 15, 8, 0 };
+    pib_codec_params p = { 1, 15, 8, 0, NULL };
     unsigned char *in = make_input(5000, 1), out[6000];
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -165,7 +165,7 @@ static void truncated(void)
 /* A bad level fails init cleanly. */
 static void bad_params(void)
 {
-    pib_codec_params p = { 42, 15, 8, 0 };
+    pib_codec_params p = { 42, 15, 8, 0, NULL };
     sink k = { NULL, 0, 0 };
     pib_cstream s;
 

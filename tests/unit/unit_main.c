@@ -38,6 +38,7 @@ int main(void)
     test_agent();
     test_fate();
     test_event();
+    test_dcz();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
