@@ -57,6 +57,7 @@ void test_agent(void);
 void test_fate(void);
 void test_event(void);
 void test_dcz(void);
+void test_sf(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

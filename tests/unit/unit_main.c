@@ -39,6 +39,7 @@ int main(void)
     test_fate();
     test_event();
     test_dcz();
+    test_sf();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
