@@ -58,6 +58,7 @@ void test_fate(void);
 void test_event(void);
 void test_dcz(void);
 void test_sf(void);
+void test_dstore(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -40,6 +40,7 @@ int main(void)
     test_event();
     test_dcz();
     test_sf();
+    test_dstore();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
