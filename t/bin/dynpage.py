@@ -3,7 +3,8 @@
 change with every version: the dynamic page of the dictionary tests and
 of bench/dictionary.sh (RFC 9842 deltas).
 
-    dynpage.py N [--base FILE]     writes version N to stdout
+    dynpage.py N [--base FILE] [--item K]   writes version N to stdout
+                                 (of item K: item_page())
     import dynpage; dynpage.page(n, base_bytes)
 
 Version N is deterministic (the same N gives the same bytes): the bulk
@@ -103,6 +104,20 @@ def page(n, base):
     return head + section.encode() + tail
 
 
+def item_page(item, n, base):
+    """Page n of item `item` under one prefix (/item?id=...): the same
+    template and live values as page(), but each item shows its own
+    subset of the base's sections in its own order (seeded by item), as
+    the pages of one application differ from each other."""
+    import random
+    parts = base.split(b'<h2>')
+    head, sections = parts[0], [b'<h2>' + x for x in parts[1:]]
+    rnd = random.Random(item)
+    keep = [x for x in sections if rnd.random() < 0.6]
+    rnd.shuffle(keep)
+    return page(n, head + b''.join(keep) + b'</div></body></html>\n')
+
+
 def main():
     args = sys.argv[1:]
     base = DEFAULT_BASE
@@ -110,9 +125,16 @@ def main():
         i = args.index('--base')
         base = args[i + 1]
         del args[i:i + 2]
+    item = None
+    if '--item' in args:
+        i = args.index('--item')
+        item = int(args[i + 1])
+        del args[i:i + 2]
     n = int(args[0]) if args else 0
     with open(base, 'rb') as f:
-        sys.stdout.buffer.write(page(n, f.read()))
+        b = f.read()
+    sys.stdout.buffer.write(page(n, b) if item is None
+                            else item_page(item, n, b))
 
 
 if __name__ == '__main__':

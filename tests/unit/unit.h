@@ -59,6 +59,7 @@ void test_event(void);
 void test_dcz(void);
 void test_sf(void);
 void test_dstore(void);
+void test_dbuild(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

@@ -41,6 +41,7 @@ int main(void)
     test_dcz();
     test_sf();
     test_dstore();
+    test_dbuild();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
