@@ -60,6 +60,7 @@ void test_dcz(void);
 void test_sf(void);
 void test_dstore(void);
 void test_dbuild(void);
+void test_dcache(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

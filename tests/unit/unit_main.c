@@ -42,6 +42,7 @@ int main(void)
     test_sf();
     test_dstore();
     test_dbuild();
+    test_dcache();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
