@@ -3,7 +3,7 @@
 what a real browser does (and to check our own encoder's bytes against
 an independent one: this one compresses with the zstd command-line tool).
 
-    dcz-refserver.py PORT [--seconds N]
+    dcz-refserver.py PORT [--seconds N] [--tls CERT KEY]
 
 Serves:
   /page          the dynamic page (t/bin/dynpage.py, a new version on
@@ -79,19 +79,7 @@ def held(header):
     return d if d in DICTS else None
 
 
-def script(n):
-    """Version n of a ~100 KB script: the same code, a build stamp and a
-    few constants changed."""
-    lines = ['/* app.js build %d */' % n,
-             'var BUILD = %d, STAMP = "%s";' % (n, hashlib.sha1(
-                 str(n).encode()).hexdigest())]
-    for i in range(1500):
-        lines.append('function f%d(a, b) { return a * %d + b - %d; }'
-                     % (i, i, (i * 7 + (n if i % 250 == 0 else 0)) % 97))
-    lines.append('document.addEventListener("DOMContentLoaded", function () '
-                 '{ document.getElementById("build").textContent = '
-                 '"build " + BUILD; });')
-    return ('\n'.join(lines) + '\n').encode()
+script = dynpage.script
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -237,6 +225,13 @@ def main():
     if '--seconds' in sys.argv:
         seconds = float(sys.argv[sys.argv.index('--seconds') + 1])
     srv = Server(('127.0.0.1', port), Handler)
+    if '--tls' in sys.argv:
+        # --tls CERT KEY: HTTPS (a TLS variant of the browser test)
+        import ssl
+        i = sys.argv.index('--tls')
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(sys.argv[i + 1], sys.argv[i + 2])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     threading.Timer(seconds, srv.shutdown).start()
     try:
         srv.serve_forever()

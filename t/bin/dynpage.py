@@ -5,6 +5,7 @@ of bench/dictionary.sh (RFC 9842 deltas).
 
     dynpage.py N [--base FILE] [--item K]   writes version N to stdout
                                  (of item K: item_page())
+    dynpage.py --script N        version N of the versioned script
     import dynpage; dynpage.page(n, base_bytes)
 
 Version N is deterministic (the same N gives the same bytes): the bulk
@@ -118,6 +119,22 @@ def item_page(item, n, base):
     return page(n, head + b''.join(keep) + b'</div></body></html>\n')
 
 
+def script(n):
+    """Version n of a ~100 KB script (a versioned /s/app.js?v=n): the
+    same code from one build to the next, a build stamp and a few
+    constants changed."""
+    lines = ['/* app.js build %d */' % n,
+             'var BUILD = %d, STAMP = "%s";' % (n, hashlib.sha1(
+                 str(n).encode()).hexdigest())]
+    for i in range(1500):
+        lines.append('function f%d(a, b) { return a * %d + b - %d; }'
+                     % (i, i, (i * 7 + (n if i % 250 == 0 else 0)) % 97))
+    lines.append('document.addEventListener("DOMContentLoaded", function () '
+                 '{ document.getElementById("build").textContent = '
+                 '"build " + BUILD; });')
+    return ('\n'.join(lines) + '\n').encode()
+
+
 def main():
     args = sys.argv[1:]
     base = DEFAULT_BASE
@@ -125,6 +142,10 @@ def main():
         i = args.index('--base')
         base = args[i + 1]
         del args[i:i + 2]
+    if '--script' in args:
+        args.remove('--script')
+        sys.stdout.buffer.write(script(int(args[0]) if args else 0))
+        return
     item = None
     if '--item' in args:
         i = args.index('--item')
