@@ -61,6 +61,7 @@ void test_sf(void);
 void test_dstore(void);
 void test_dbuild(void);
 void test_dcache(void);
+void test_dpolicy(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

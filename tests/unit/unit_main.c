@@ -43,6 +43,7 @@ int main(void)
     test_dstore();
     test_dbuild();
     test_dcache();
+    test_dpolicy();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
