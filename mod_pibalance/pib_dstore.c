@@ -339,22 +339,6 @@ int pib_dstore_set_current(const char *root, const char *prefix,
     return pib_dstore_atomic(root, path, hex, PIB_SF_HEX_LEN + 1, NULL, 0);
 }
 
-static int pib_unhex(const char *s, unsigned char *out)
-{
-    int i;
-
-    for (i = 0; i < 2 * PIB_DCZ_HASH_LEN; i++) {
-        int v = s[i] >= '0' && s[i] <= '9' ? s[i] - '0'
-                : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10 : -1;
-
-        if (v < 0) {
-            return -1;
-        }
-        out[i / 2] = (unsigned char)(i % 2 ? (out[i / 2] | v) : v << 4);
-    }
-    return 0;
-}
-
 int pib_dstore_current(const char *root, const char *prefix,
                        unsigned char *hash)
 {
@@ -368,8 +352,13 @@ int pib_dstore_current(const char *root, const char *prefix,
         || pib_read_file(path, 128, &buf, &n) != 0) {
         return -1;
     }
-    rc = n == PIB_SF_HEX_LEN + 1 && buf[PIB_SF_HEX_LEN] == '\n'
-         ? pib_unhex((const char *)buf, hash) : -1;
+    if (n == PIB_SF_HEX_LEN + 1 && buf[PIB_SF_HEX_LEN] == '\n') {
+        buf[PIB_SF_HEX_LEN] = '\0';
+        rc = pib_sf_parse_hex((const char *)buf, hash);
+    }
+    else {
+        rc = -1;
+    }
     free(buf);
     return rc;
 }

@@ -354,6 +354,29 @@ void pib_sf_hex(const unsigned char hash[PIB_SF_HASH_LEN],
     out[PIB_SF_HEX_LEN] = '\0';
 }
 
+int pib_sf_parse_hex(const char *s, unsigned char hash[PIB_SF_HASH_LEN])
+{
+    unsigned char tmp[PIB_SF_HASH_LEN];
+    int i;
+
+    if (s == NULL || strlen(s) != PIB_SF_HEX_LEN) {
+        return -1;
+    }
+    for (i = 0; i < PIB_SF_HEX_LEN; i++) {
+        char c = s[i];
+        int v = c >= '0' && c <= '9' ? c - '0'
+                : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+
+        if (v < 0) {
+            return -1;
+        }
+        tmp[i / 2] = (unsigned char)(i % 2 ? (tmp[i / 2] | v) : v << 4);
+    }
+    memcpy(hash, tmp, sizeof(tmp));
+    return 0;
+}
+
 int pib_sf_parse_string(const char *v, char *out, size_t cap)
 {
     pib_sfr r = { v };

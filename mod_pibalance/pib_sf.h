@@ -37,6 +37,10 @@ void pib_sf_format_hash(const unsigned char hash[PIB_SF_HASH_LEN],
 void pib_sf_hex(const unsigned char hash[PIB_SF_HASH_LEN],
                 char out[PIB_SF_HEX_LEN + 1]);
 
+/* 64 hex digits (either case) to the 32 bytes; 0, or -1 for anything
+ * else (other length, other characters). */
+int pib_sf_parse_hex(const char *s, unsigned char hash[PIB_SF_HASH_LEN]);
+
 /* Dictionary-ID: 0 and the string (unescaped, NUL-ended) in out when v is
  * one sf-string of at most PIB_SF_ID_MAX characters that fits cap, else
  * -1. */

@@ -52,6 +52,15 @@ static void test_hash(void)
     pib_sf_hex(sf_abc, hex);
     CHECK_STR(hex, "ba7816bf8f01cfea414140de5dae2223"
                    "b00361a396177a9cb410ff61f20015ad");
+    CHECK_INT(pib_sf_parse_hex(hex, h), 0);
+    CHECK(memcmp(h, sf_abc, 32) == 0);
+    CHECK_INT(pib_sf_parse_hex("BA7816BF8F01CFEA414140DE5DAE2223"
+                               "B00361A396177A9CB410FF61F20015AD", h), 0);
+    CHECK(memcmp(h, sf_abc, 32) == 0);
+    CHECK_INT(pib_sf_parse_hex("ba7816bf", h), -1);
+    CHECK_INT(pib_sf_parse_hex("ga7816bf8f01cfea414140de5dae2223"
+                               "b00361a396177a9cb410ff61f20015ad", h), -1);
+    CHECK_INT(pib_sf_parse_hex(NULL, h), -1);
     /* round trip for every byte value in every position */
     for (i = 0; i < 256; i++) {
         unsigned char a[32], b[32];

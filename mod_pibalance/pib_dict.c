@@ -1,0 +1,570 @@
+/* pib_dict.c -- the master's dictionaries at run time (glue; contract in
+ * pib_dict.h).
+ *
+ * Per child: the prepared dictionaries (pib_dcache.c) and, per prefix of
+ * dynamic pages, its samples, the measured ratio against its current
+ * dictionary and whether a build is under way.  One mutex guards the
+ * prefix table; it is never held for a compression, a file read or a
+ * build.  A build runs in a thread of its own (ZDICT training takes
+ * ~0.1-0.3 s on x86, more on a Pi: not in a request's time), at most one
+ * per prefix across every child (an O_EXCL lock file, taken over when
+ * older than two minutes: a child that died while building), then the
+ * new dictionary is written, made current and the store pruned.  Child
+ * exit joins the threads.
+ *
+ * Left out: a dictionary for a prefix is made from this child's own
+ * samples (each child samples what it serves; with several children the
+ * first to have enough builds for all), and the served dictionary is
+ * not compressed by the offload filter (a quick handler runs before
+ * insert_filter): it is sent gzip-compressed here, one pass, when the
+ * client accepts gzip.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "apr_hash.h"
+#include "apr_strings.h"
+#include "apr_thread_mutex.h"
+#include "apr_thread_proc.h"
+#include "httpd.h"
+#include "http_log.h"
+#include "http_protocol.h"
+#include "http_request.h"
+#include "util_filter.h"
+
+#include "pib_dict.h"
+#include "pib_dcache.h"
+#include "pib_dbuild.h"
+#include "pib_dpolicy.h"
+#include "pib_sf.h"
+#include "pib_ae.h"
+#include "pib_codec.h"
+#include "pib_log.h"
+
+APLOG_USE_MODULE(pibalance);
+
+#define PIB_DICT_CUR_REREAD 5       /* seconds between .cur reads */
+#define PIB_DICT_LOCK_STALE 120     /* seconds: a dead builder's lock */
+
+typedef struct {
+    const char *prefix;
+    pib_dsamples s;
+    unsigned long count;            /* responses seen */
+    double seen_in, seen_out;       /* against the current, decayed */
+    unsigned seen;
+    int have;                       /* a current dictionary is known */
+    unsigned char cur[PIB_DCZ_HASH_LEN];
+    long long cur_created;
+    double cur_ratio;
+    long long cur_read;             /* when .cur was last read */
+    int building;
+    long long last_build;
+} pib_dprefix;
+
+typedef struct {
+    pib_dict_conf conf;             /* strings live in the config pool */
+    pib_dprefix *p;
+    pib_dsamples s;                 /* a copy: the build owns it */
+    pib_dbuild_why why;
+    char lock[4096];
+} pib_djob;
+
+static pib_dcache *pib_dict_cache;
+static apr_thread_mutex_t *pib_dict_mutex;
+static apr_hash_t *pib_dict_prefixes;
+static apr_pool_t *pib_dict_pool;
+static apr_array_header_t *pib_dict_threads;
+static server_rec *pib_dict_server;
+
+static long long pib_dict_now(void)
+{
+    return (long long)apr_time_sec(apr_time_now());
+}
+
+static apr_status_t pib_dict_child_exit(void *data)
+{
+    int i;
+
+    (void)data;
+    if (pib_dict_threads != NULL) {
+        for (i = 0; i < pib_dict_threads->nelts; i++) {
+            apr_status_t rv;
+
+            apr_thread_join(&rv, APR_ARRAY_IDX(pib_dict_threads, i,
+                                               apr_thread_t *));
+        }
+    }
+    pib_dcache_destroy(pib_dict_cache);
+    pib_dict_cache = NULL;
+    return APR_SUCCESS;
+}
+
+void pib_dict_child_init(apr_pool_t *pchild, server_rec *s,
+                         const pib_dict_conf *c)
+{
+    if (c->root == NULL) {
+        return;
+    }
+    pib_dict_server = s;
+    pib_dict_cache = pib_dcache_create(c->root, PIB_DICT_ENTRIES,
+                                       c->max_one);
+    if (pib_dict_cache == NULL
+        || apr_pool_create(&pib_dict_pool, pchild) != APR_SUCCESS
+        || apr_thread_mutex_create(&pib_dict_mutex, APR_THREAD_MUTEX_DEFAULT,
+                                   pchild) != APR_SUCCESS) {
+        ap_log_error(APLOG_MARK, APLOG_ERR, 0, s, PIBLOGNO(13100)
+                     "dictionaries: out of memory in this child; no dcz "
+                     "here");
+        pib_dcache_destroy(pib_dict_cache);
+        pib_dict_cache = NULL;
+        return;
+    }
+    pib_dict_prefixes = apr_hash_make(pib_dict_pool);
+    pib_dict_threads = apr_array_make(pib_dict_pool, 4,
+                                      sizeof(apr_thread_t *));
+    apr_pool_cleanup_register(pchild, NULL, pib_dict_child_exit,
+                              apr_pool_cleanup_null);
+}
+
+/* ---- a request's dictionary ---------------------------------------------- */
+
+static apr_status_t pib_dict_release(void *d)
+{
+    pib_dcache_release(pib_dict_cache, d);
+    return APR_SUCCESS;
+}
+
+pib_dict *pib_dict_lookup(request_rec *r, const pib_dict_conf *c,
+                          int *named)
+{
+    const char *v = apr_table_get(r->headers_in, "Available-Dictionary");
+    unsigned char h[PIB_DCZ_HASH_LEN];
+    pib_dmeta m;
+    pib_dict *d;
+
+    *named = v != NULL;
+    if (c->root == NULL || pib_dict_cache == NULL || v == NULL
+        || pib_sf_parse_hash(v, h) != 0
+        || (d = pib_dcache_get(pib_dict_cache, h, pib_dict_now(), &m))
+           == NULL) {
+        return NULL;
+    }
+    if (m.created + c->lifetime <= pib_dict_now()) {
+        pib_dcache_release(pib_dict_cache, d);  /* no client holds it */
+        return NULL;
+    }
+    apr_pool_cleanup_register(r->pool, d, pib_dict_release,
+                              apr_pool_cleanup_null);
+    return d;
+}
+
+/* ---- prefixes -------------------------------------------------------------- */
+
+/* The prefix's state, made on first use.  Caller holds the mutex. */
+static pib_dprefix *pib_dict_prefix(const char *prefix)
+{
+    pib_dprefix *p = apr_hash_get(pib_dict_prefixes, prefix,
+                                  APR_HASH_KEY_STRING);
+
+    if (p == NULL) {
+        p = apr_pcalloc(pib_dict_pool, sizeof(*p));
+        p->prefix = apr_pstrdup(pib_dict_pool, prefix);
+        apr_hash_set(pib_dict_prefixes, p->prefix, APR_HASH_KEY_STRING, p);
+    }
+    return p;
+}
+
+/* Rereads the prefix's current dictionary when due (outside the mutex:
+ * the caller passed its state; a racing update is harmless). */
+static void pib_dict_refresh(const pib_dict_conf *c, pib_dprefix *p,
+                             long long now)
+{
+    unsigned char h[PIB_DCZ_HASH_LEN];
+    pib_dmeta m;
+    pib_dict *d;
+    int have, changed;
+
+    apr_thread_mutex_lock(pib_dict_mutex);
+    if (now - p->cur_read < PIB_DICT_CUR_REREAD) {
+        apr_thread_mutex_unlock(pib_dict_mutex);
+        return;
+    }
+    p->cur_read = now;
+    apr_thread_mutex_unlock(pib_dict_mutex);
+
+    have = pib_dstore_current(c->root, p->prefix, h) == 0
+           && (d = pib_dcache_get(pib_dict_cache, h, now, &m)) != NULL;
+    if (have) {
+        pib_dcache_release(pib_dict_cache, d);
+        have = m.created + c->lifetime > now;
+    }
+    apr_thread_mutex_lock(pib_dict_mutex);
+    changed = have != p->have || (have && memcmp(h, p->cur, sizeof(h)));
+    p->have = have;
+    if (have && changed) {
+        memcpy(p->cur, h, sizeof(h));
+        p->cur_created = m.created;
+        p->cur_ratio = m.ratio;
+        p->seen = 0;
+        p->seen_in = p->seen_out = 0;
+    }
+    apr_thread_mutex_unlock(pib_dict_mutex);
+}
+
+const char *pib_dict_link(request_rec *r, const pib_dict_conf *c,
+                          const char *prefix)
+{
+    char hex[PIB_SF_HEX_LEN + 1];
+    pib_dprefix *p;
+    int have;
+
+    if (c->root == NULL || pib_dict_cache == NULL) {
+        return NULL;
+    }
+    apr_thread_mutex_lock(pib_dict_mutex);
+    p = pib_dict_prefix(prefix);
+    apr_thread_mutex_unlock(pib_dict_mutex);
+    pib_dict_refresh(c, p, pib_dict_now());
+    apr_thread_mutex_lock(pib_dict_mutex);
+    have = p->have;
+    if (have) {
+        pib_sf_hex(p->cur, hex);
+    }
+    apr_thread_mutex_unlock(pib_dict_mutex);
+    return have ? apr_psprintf(r->pool, "<%s%s>; rel=\"compression-"
+                               "dictionary\"", c->url, hex) : NULL;
+}
+
+/* ---- builds ---------------------------------------------------------------- */
+
+/* Takes the prefix's build lock across children: 0, or -1 when another
+ * holds it (a lock older than PIB_DICT_LOCK_STALE is taken over). */
+static int pib_dict_lock_take(const pib_dict_conf *c, const char *prefix,
+                              char *path, size_t cap, long long now)
+{
+    char id[17];
+    struct stat st;
+    int fd, tries;
+
+    pib_dstore_prefix_id(prefix, id);
+    apr_snprintf(path, cap, "%s/%s.lock", c->root, id);
+    for (tries = 0; tries < 2; tries++) {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0640);
+        if (fd >= 0) {
+            close(fd);
+            return 0;
+        }
+        if (errno != EEXIST || stat(path, &st) != 0
+            || now - (long long)st.st_mtime < PIB_DICT_LOCK_STALE) {
+            return -1;
+        }
+        unlink(path);
+    }
+    return -1;
+}
+
+static const char *pib_dict_why_name(pib_dbuild_why w)
+{
+    return w == PIB_DBUILD_MISSING ? "none yet"
+           : w == PIB_DBUILD_DRIFT ? "the ratio drifted"
+           : w == PIB_DBUILD_AGING ? "half its lifetime passed" : "?";
+}
+
+static void *APR_THREAD_FUNC pib_dict_build(apr_thread_t *t, void *arg)
+{
+    pib_djob *j = arg;
+    pib_dbuilt b;
+    apr_time_t t0 = apr_time_now();
+    long long now = pib_dict_now();
+    int ok = 0;
+
+    if (pib_dbuild_make(&j->s, j->conf.level, j->conf.max_one, &b) == 0) {
+        unsigned char h[PIB_DCZ_HASH_LEN];
+        pib_dmeta m;
+        unsigned long held;
+        unsigned long long total;
+
+        memset(&m, 0, sizeof(m));
+        apr_cpystrn(m.prefix, j->p->prefix, sizeof(m.prefix));
+        m.kind = b.kind;
+        m.created = now;
+        m.ratio = b.ratio;
+        ok = pib_sha256(b.bytes, b.len, h) == 0
+             && pib_dstore_put(j->conf.root, h, &m, b.bytes, b.len) == 0
+             && pib_dstore_set_current(j->conf.root, j->p->prefix, h) == 0;
+        if (ok) {
+            pib_dstore_prune(j->conf.root, (unsigned long long)
+                             j->conf.max_total, now, j->conf.lifetime,
+                             &held, &total);
+            ap_log_error(APLOG_MARK, APLOG_INFO, 0, pib_dict_server,
+                         PIBLOGNO(13101) "dictionary for %s built (%s): "
+                         "%s, %" APR_SIZE_T_FMT " bytes, %.2f%% of identity"
+                         " on held-out pages (page %.2f%%, trained %.2f%%), "
+                         "%" APR_TIME_T_FMT " ms; %lu held, %llu bytes",
+                         j->p->prefix, pib_dict_why_name(j->why),
+                         b.kind == PIB_DKIND_TRAINED ? "trained" : "a page",
+                         b.len, b.ratio * 100, b.ratio_page * 100,
+                         b.ratio_trained * 100,
+                         apr_time_as_msec(apr_time_now() - t0), held, total);
+        }
+        else {
+            ap_log_error(APLOG_MARK, APLOG_WARNING, errno, pib_dict_server,
+                         PIBLOGNO(13102) "dictionary for %s: cannot write "
+                         "it under %s", j->p->prefix, j->conf.root);
+        }
+        free(b.bytes);
+    }
+    unlink(j->lock);
+    pib_dsamples_clear(&j->s);
+    apr_thread_mutex_lock(pib_dict_mutex);
+    j->p->building = 0;
+    j->p->last_build = now;
+    j->p->cur_read = 0;             /* read the new current one */
+    apr_thread_mutex_unlock(pib_dict_mutex);
+    free(j);
+    apr_thread_exit(t, APR_SUCCESS);
+    return NULL;
+}
+
+/* Starts a build of p when due.  Caller holds the mutex. */
+static void pib_dict_maybe_build(const pib_dict_conf *c, pib_dprefix *p,
+                                 long long now)
+{
+    pib_dbuild_why why = pib_dbuild_due(p->have, now, p->cur_created,
+                                        c->lifetime, p->cur_ratio,
+                                        p->seen_in > 0
+                                        ? p->seen_out / p->seen_in : 0,
+                                        p->seen);
+    pib_djob *j;
+    apr_thread_t *t;
+    int i;
+
+    if (why == PIB_DBUILD_NONE || p->building || p->s.n < PIB_DBUILD_MIN
+        || now - p->last_build < PIB_DICT_BUILD_GAP_S
+        || (j = calloc(1, sizeof(*j))) == NULL) {
+        return;
+    }
+    if (pib_dict_lock_take(c, p->prefix, j->lock, sizeof(j->lock), now)
+        != 0) {
+        free(j);
+        p->last_build = now;        /* another child builds: wait a gap */
+        return;
+    }
+    j->conf = *c;
+    j->p = p;
+    j->why = why;
+    for (i = 0; i < p->s.n; i++) {
+        size_t n;
+        const unsigned char *b = pib_dsamples_get(&p->s, i, &n);
+
+        if (pib_dsamples_add(&j->s, b, n) != 0) {
+            break;
+        }
+    }
+    p->building = 1;
+    if (apr_thread_create(&t, NULL, pib_dict_build, j, pib_dict_pool)
+        != APR_SUCCESS) {
+        p->building = 0;
+        unlink(j->lock);
+        pib_dsamples_clear(&j->s);
+        free(j);
+        return;
+    }
+    APR_ARRAY_PUSH(pib_dict_threads, apr_thread_t *) = t;
+}
+
+void pib_dict_sample(request_rec *r, const pib_dict_conf *c,
+                     const char *prefix, const unsigned char *body,
+                     apr_size_t n)
+{
+    long long now = pib_dict_now();
+    pib_dprefix *p;
+    int take, have;
+    unsigned char cur[PIB_DCZ_HASH_LEN];
+
+    (void)r;
+    if (c->root == NULL || pib_dict_cache == NULL || n == 0
+        || n > c->max_one) {
+        return;
+    }
+    apr_thread_mutex_lock(pib_dict_mutex);
+    p = pib_dict_prefix(prefix);
+    apr_thread_mutex_unlock(pib_dict_mutex);
+    pib_dict_refresh(c, p, now);
+
+    apr_thread_mutex_lock(pib_dict_mutex);
+    p->count++;
+    have = p->have;
+    memcpy(cur, p->cur, sizeof(cur));
+    take = !have || p->count % PIB_DICT_SAMPLE_EVERY == 0;
+    if (take && pib_dsamples_add(&p->s, body, n) != 0) {
+        take = 0;
+    }
+    apr_thread_mutex_unlock(pib_dict_mutex);
+    if (!take) {
+        return;
+    }
+    if (have) {                     /* how the current one does now */
+        pib_dict *d = pib_dcache_get(pib_dict_cache, cur, now, NULL);
+        unsigned char *z;
+        size_t zn;
+
+        if (d != NULL && pib_dcz_compress(d, c->level, body, n, &z, &zn)
+                         == 0) {
+            free(z);
+            apr_thread_mutex_lock(pib_dict_mutex);
+            if (p->seen >= PIB_DBUILD_SAMPLES) {  /* keep it recent */
+                p->seen_in *= 0.875;
+                p->seen_out *= 0.875;
+            }
+            else {
+                p->seen++;
+            }
+            p->seen_in += (double)n;
+            p->seen_out += (double)zn;
+            apr_thread_mutex_unlock(pib_dict_mutex);
+        }
+        pib_dcache_release(pib_dict_cache, d);
+    }
+    apr_thread_mutex_lock(pib_dict_mutex);
+    pib_dict_maybe_build(c, p, now);
+    apr_thread_mutex_unlock(pib_dict_mutex);
+}
+
+int pib_dict_keep_self(request_rec *r, const pib_dict_conf *c,
+                       const unsigned char *body, apr_size_t n)
+{
+    unsigned char h[PIB_DCZ_HASH_LEN];
+    char pattern[PIB_SF_MATCH_MAX + 1];
+    pib_dmeta m;
+    pib_dict *d;
+
+    if (c->root == NULL || pib_dict_cache == NULL || n == 0
+        || n > c->max_one || pib_sha256(body, n, h) != 0
+        || pib_dd_pattern(r->uri, 0, pattern, sizeof(pattern)) == 0) {
+        return -1;
+    }
+    if ((d = pib_dcache_get(pib_dict_cache, h, pib_dict_now(), NULL))
+        != NULL) {
+        pib_dcache_release(pib_dict_cache, d);
+        return 0;                   /* held already */
+    }
+    memset(&m, 0, sizeof(m));
+    apr_cpystrn(m.prefix, pattern, sizeof(m.prefix));
+    m.kind = PIB_DKIND_SELF;
+    m.created = pib_dict_now();
+    if (strchr(m.prefix, ' ') != NULL
+        || pib_dstore_put(c->root, h, &m, body, n) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- serving ---------------------------------------------------------------- */
+
+static void pib_dict_emit(void *baton, const unsigned char *p, size_t n)
+{
+    apr_brigade_write(baton, NULL, NULL, (const char *)p, n);
+}
+
+/* The dictionary gzip-compressed (one pass, level 1: a client fetches
+ * it once) into bb, Content-Length set; 0, or -1 (bb then holds part). */
+static int pib_dict_gzip(request_rec *r, apr_bucket_brigade *bb,
+                         const pib_dict *d)
+{
+    pib_codec_params p = { 1, 15, 8, d->len, NULL };
+    pib_cstream *s = apr_pcalloc(r->pool, sizeof(*s));
+    int ok = pib_cstream_init(s, &pib_codec_oneshot, &p, pib_dict_emit,
+                              bb) == 0
+             && s->codec->add(s, d->bytes, d->len) == 0
+             && s->codec->finish(s) == 0;
+
+    s->codec->end(s);
+    if (!ok) {
+        return -1;
+    }
+    ap_set_content_length(r, (apr_off_t)s->out_bytes);
+    if (r->header_only) {
+        apr_brigade_cleanup(bb);
+    }
+    return 0;
+}
+
+int pib_dict_serve(request_rec *r, const pib_dict_conf *c)
+{
+    size_t ul = c->url != NULL ? strlen(c->url) : 0;
+    unsigned char h[PIB_DCZ_HASH_LEN];
+    char pattern[PIB_SF_MATCH_MAX + 1], uad[PIB_SF_MATCH_MAX + 64];
+    char hex[PIB_SF_HEX_LEN + 1];
+    const char *etag, *ae;
+    apr_bucket_brigade *bb;
+    long long now = pib_dict_now(), left;
+    pib_dmeta m;
+    pib_dict *d;
+    pib_ae acc;
+
+    if (c->root == NULL || pib_dict_cache == NULL || ul == 0
+        || strncmp(r->uri, c->url, ul) != 0) {
+        return DECLINED;
+    }
+    if (r->method_number != M_GET) {
+        return HTTP_METHOD_NOT_ALLOWED;
+    }
+    if (pib_sf_parse_hex(r->uri + ul, h) != 0
+        || (d = pib_dcache_get(pib_dict_cache, h, now, &m)) == NULL) {
+        return HTTP_NOT_FOUND;
+    }
+    apr_pool_cleanup_register(r->pool, d, pib_dict_release,
+                              apr_pool_cleanup_null);
+    left = m.created + c->lifetime - now;
+    if (m.kind == PIB_DKIND_SELF || left <= 0
+        || pib_dd_pattern(m.prefix, 1, pattern, sizeof(pattern)) == 0
+        || pib_sf_format_uad(uad, sizeof(uad), pattern, NULL, NULL) == 0) {
+        return HTTP_NOT_FOUND;      /* a resource's own, or expired */
+    }
+    pib_sf_hex(h, hex);
+    etag = apr_psprintf(r->pool, "\"pibd-%.32s\"", hex);
+    apr_table_setn(r->headers_out, "ETag", etag);
+    apr_table_setn(r->headers_out, "Cache-Control",
+                   apr_psprintf(r->pool, "public, max-age=%lld", left));
+    apr_table_setn(r->headers_out, "Use-As-Dictionary",
+                   apr_pstrdup(r->pool, uad));
+    apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
+    apr_table_setn(r->headers_out, "Vary", "Accept-Encoding");
+    ap_set_content_type(r, "text/plain; charset=utf-8");
+    if (pib_etag_in_list(apr_table_get(r->headers_in, "If-None-Match"),
+                         etag)) {
+        return HTTP_NOT_MODIFIED;
+    }
+    bb = apr_brigade_create(r->pool, r->connection->bucket_alloc);
+    pib_ae_init(&acc);
+    if ((ae = apr_table_get(r->headers_in, "Accept-Encoding")) != NULL) {
+        pib_ae_feed(&acc, ae);
+    }
+    if (pib_ae_wants_gzip(&acc) && pib_dict_gzip(r, bb, d) == 0) {
+        apr_table_setn(r->headers_out, "Content-Encoding", "gzip");
+    }
+    else {
+        apr_brigade_cleanup(bb);
+        ap_set_content_length(r, (apr_off_t)d->len);
+        if (!r->header_only) {
+            apr_brigade_write(bb, NULL, NULL, (const char *)d->bytes, d->len);
+        }
+    }
+    APR_BRIGADE_INSERT_TAIL(bb, apr_bucket_eos_create(bb->bucket_alloc));
+    return ap_pass_brigade(r->output_filters, bb) == APR_SUCCESS ? OK
+           : AP_FILTER_ERROR;
+}
+
+void pib_dict_counts(unsigned *held, unsigned long long *bytes,
+                     unsigned long *loads, unsigned long *refused)
+{
+    *held = 0;
+    *bytes = 0;
+    *loads = *refused = 0;
+    if (pib_dict_cache != NULL) {
+        pib_dcache_counts(pib_dict_cache, held, bytes, loads, refused);
+    }
+}
