@@ -3,7 +3,7 @@
 what a real browser does (and to check our own encoder's bytes against
 an independent one: this one compresses with the zstd command-line tool).
 
-    dcz-refserver.py PORT [--seconds N] [--tls CERT KEY]
+    dcz-refserver.py PORT [--seconds N] [--tls CERT KEY] [--encoder DCZENC]
 
 Serves:
   /page          the dynamic page (t/bin/dynpage.py, a new version on
@@ -49,6 +49,10 @@ DICT_FILE.close()
 # Every body served with Use-As-Dictionary, by SHA-256 (the server may
 # only compress against what it served itself).
 DICTS = {DICT_HASH: DICT}
+# --encoder PATH: bench/dczenc (mod_pibalance's encoder) instead of the
+# zstd command-line tool, header included.
+ENCODER = (sys.argv[sys.argv.index('--encoder') + 1]
+           if '--encoder' in sys.argv else None)
 LOG = []
 LOCK = threading.Lock()
 COUNTER = [0]
@@ -61,9 +65,13 @@ def dcz(body, digest=DICT_HASH):
     with tempfile.NamedTemporaryFile(prefix='dcz-ref-') as d:
         d.write(DICTS[digest])
         d.flush()
-        out = subprocess.run(['zstd', '-q', '-3', '-c', '-D', d.name],
+        cmd = ([ENCODER, d.name, '3'] if ENCODER
+               else ['zstd', '-q', '-3', '-c', '-D', d.name])
+        out = subprocess.run(cmd,
                              input=body, stdout=subprocess.PIPE, check=True,
                              timeout=10).stdout
+    if ENCODER:
+        return out                  # header and frame, both its own
     return b'\x5e\x2a\x4d\x18\x20\x00\x00\x00' + digest + out
 
 
