@@ -131,7 +131,9 @@ class Handler(BaseHTTPRequestHandler):
                                    ('Cache-Control', 'no-store')], body)
         if self.path == '/dict/page.dict':
             body, hdr = DICT, [
-                ('Content-Type', 'text/html'),
+                ('Content-Type', os.environ.get('DCZ_REF_DICT_TYPE',
+                                                'text/html')),
+                ('X-Content-Type-Options', 'nosniff'),
                 ('Cache-Control', 'public, max-age=31536000'),
                 ('Use-As-Dictionary',
                  'match="/page", match-dest=("document")')]
