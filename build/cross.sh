@@ -303,7 +303,7 @@ check_sysroot() {
 # line; any other @VAR@ found there is reported (it would be empty).
 KNOWN_SUBSTS="APXS CC HTTPD_INCLUDEDIR APR_INCLUDES HTTPD_CFLAGS HTTPD_CPPFLAGS
   WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS ZSTD_LIBS
-  BROTLI_LIBS BROTLIDEC_LIBS CRYPTO_LIBS"
+  BROTLI_LIBS BROTLIDEC_LIBS CRYPTO_LIBS BROTLI_DICT_CPPFLAGS"
 
 # The native build's warnings, read from configure.ac (one source of truth).
 native_warnings() {
@@ -416,7 +416,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ARCH_CFLAGS="$(target_cflags "$tg")" \
         ZLIB_LIBS=-lz LIBDEFLATE_LIBS=-ldeflate \
         ZSTD_LIBS=-lzstd BROTLI_LIBS=-lbrotlienc BROTLIDEC_LIBS= \
-        CRYPTO_LIBS=-lcrypto \
+        CRYPTO_LIBS=-lcrypto BROTLI_DICT_CPPFLAGS= \
         LDFLAGS="$ldflags" CROSS_LIBS="$libs" \
         APXS=false LIBEXECDIR=/usr/lib/apache2/modules HTTPD_BIN=/usr/sbin/apache2 \
         AGENT= \

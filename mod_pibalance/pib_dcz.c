@@ -179,6 +179,18 @@ int pib_dcz_compress(pib_dict *d, int level, const unsigned char *body,
     return 0;
 }
 
+const char *pib_dcb_unsupported(void)
+{
+#ifdef PIB_HAVE_BROTLI_DICT
+    return "dcb is not implemented yet (libbrotli supports it: a row for "
+           "pib_codec.h is the missing part)";
+#else
+    return "dcb needs libbrotli 1.1 or later (BrotliEncoderPrepareDictionary"
+           "); this build found an older one (Debian 12 ships 1.0.9): use "
+           "dcz";
+#endif
+}
+
 /* ---- streaming ---------------------------------------------------------- */
 
 typedef struct {

@@ -74,6 +74,11 @@ void pib_dcz_header(const pib_dict *d, unsigned char out[PIB_DCZ_HEADER_LEN]);
 int pib_dcz_compress(pib_dict *d, int level, const unsigned char *body,
                      size_t n, unsigned char **out, size_t *outlen);
 
+/* dcb (brotli with a dictionary): NULL when this build can make it,
+ * else why not, for PiBalanceDeflateCodecs to refuse "dcb" at start-up
+ * with.  (Only the refusal exists: no dcb row is written yet.) */
+const char *pib_dcb_unsupported(void);
+
 extern const pib_codec pib_codec_dcz;
 extern const pib_codec pib_codec_dcz_oneshot;
 

@@ -120,6 +120,10 @@ static void test_refusals(void)
     unsigned char *out;
     size_t n;
 
+    CHECK(pib_dcb_unsupported() != NULL);   /* no dcb row: always refused */
+#ifndef PIB_HAVE_BROTLI_DICT
+    CHECK(strstr(pib_dcb_unsupported(), "libbrotli 1.1") != NULL);
+#endif
     CHECK(pib_dict_make(magic, sizeof(magic)) == NULL);
     CHECK(pib_dict_make(magic, 0) == NULL);
     CHECK_INT(pib_dcz_compress(NULL, 3, magic, 8, &out, &n), -1);
