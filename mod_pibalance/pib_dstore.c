@@ -106,6 +106,8 @@ size_t pib_dmeta_format(const pib_dmeta *m, char *out, size_t cap)
     return n > 0 && (size_t)n < cap ? (size_t)n : 0;
 }
 
+/* Each known key once, with a valid value; unknown keys (a later
+ * version's) ignored. */
 int pib_dmeta_parse(const unsigned char *buf, size_t n, pib_dmeta *m,
                     size_t *body)
 {
@@ -133,34 +135,45 @@ int pib_dmeta_parse(const unsigned char *buf, size_t n, pib_dmeta *m,
             return -1;
         }
         *sp++ = '\0';
-        if (strcmp(line, "prefix") == 0 && *sp != '\0'
-            && strlen(sp) <= PIB_DSTORE_PREFIX_MAX) {
+        if (strcmp(line, "prefix") == 0) {
+            if ((have & 1) || *sp == '\0'
+                || strlen(sp) > PIB_DSTORE_PREFIX_MAX) {
+                return -1;
+            }
             strcpy(m->prefix, sp);
             have |= 1;
         }
         else if (strcmp(line, "kind") == 0) {
             for (i = 0; i <= PIB_DKIND_SELF; i++) {
                 if (strcmp(sp, pib_dkind_names[i]) == 0) {
-                    m->kind = (pib_dkind)i;
-                    have |= 2;
+                    break;
                 }
             }
+            if ((have & 2) || i > PIB_DKIND_SELF) {
+                return -1;
+            }
+            m->kind = (pib_dkind)i;
+            have |= 2;
         }
         else if (strcmp(line, "created") == 0) {
             char *e;
+            long long v = strtoll(sp, &e, 10);
 
-            m->created = strtoll(sp, &e, 10);
-            if (*e == '\0' && e != sp) {
-                have |= 4;
+            if ((have & 4) || *e != '\0' || e == sp) {
+                return -1;
             }
+            m->created = v;
+            have |= 4;
         }
         else if (strcmp(line, "ratio") == 0) {
             char *e;
+            double v = strtod(sp, &e);
 
-            m->ratio = strtod(sp, &e);
-            if (*e == '\0' && e != sp && m->ratio >= 0) {
-                have |= 8;
+            if ((have & 8) || *e != '\0' || e == sp || !(v >= 0)) {
+                return -1;
             }
+            m->ratio = v;
+            have |= 8;
         }
         /* other keys: a later version's, ignored */
     }

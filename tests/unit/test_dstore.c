@@ -93,6 +93,14 @@ static void test_meta(void)
             "PIBDICT1\nprefix /a\nkind page\ncreated 1\n\n",
             "PIBDICT2\nprefix /a\nkind page\ncreated 1\nratio 1\n\n",
             "PIBDICT1\nprefix\nkind page\ncreated 1\nratio 1\n\n",
+            /* a key twice (the second one invalid; fuzz_dict found the
+             * ratio overwritten by it) */
+            "PIBDICT1\nprefix /a\nkind page\ncreated 1\nratio 1\n"
+            "ratio -6\n\n",
+            "PIBDICT1\nprefix /a\nkind page\ncreated 1\ncreated x\n"
+            "ratio 1\n\n",
+            "PIBDICT1\nprefix /a\nprefix /b\nkind page\ncreated 1\n"
+            "ratio 1\n\n",
         };
         size_t i;
 
