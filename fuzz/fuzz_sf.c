@@ -2,7 +2,8 @@
  * Dictionary, Dictionary-ID and Use-As-Dictionary values from outside,
  * and our own Use-As-Dictionary written from fuzzed strings.
  *
- * Checks: a parsed hash, written back, parses to the same 32 bytes and
+ * Checks: 64 hex digits parse to bytes that print back as the same
+ * digits (lower case); a parsed hash, written back, parses to the same 32 bytes and
  * is exactly ":" + 44 base64 + ":"; a parsed string is printable ASCII,
  * at most 1024 characters, and fits its buffer; a parsed
  * Use-As-Dictionary has a non-empty printable match and at most
@@ -38,6 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_ASSERT(strlen(b) == PIB_SF_BINARY_LEN && b[0] == ':');
         FZ_ASSERT(pib_sf_parse_hash(b, h2) == 0);
         FZ_ASSERT(memcmp(h, h2, sizeof(h)) == 0);
+    }
+    if (pib_sf_parse_hex(v, h) == 0) {    /* a file name, a URL's tail */
+        char hex[PIB_SF_HEX_LEN + 1];
+        size_t i;
+
+        pib_sf_hex(h, hex);
+        FZ_ASSERT(strlen(v) == PIB_SF_HEX_LEN);
+        for (i = 0; i < PIB_SF_HEX_LEN; i++) {
+            FZ_ASSERT(hex[i] == (v[i] >= 'A' && v[i] <= 'F' ? v[i] + 32
+                                                             : v[i]));
+        }
     }
     if (pib_sf_parse_string(v, s, sizeof(s)) == 0) {
         FZ_ASSERT(strlen(s) <= PIB_SF_ID_MAX && printable(s));
