@@ -12,14 +12,18 @@
 # dictionary apart.  And which dictionary to build for a prefix
 # (bench/dictbuild.c): the last page or zstd's builder, on one page and
 # on a prefix of differing pages.
-# Part 2 (with the filter wired in): the same through a master, with
-# HAProxy and nginx beside it sending what they can (gzip).
+# Part 2 (bench/dictionary-fronts.sh): the same through whole fronts on
+# a core of their own, mod_pibalance with gzip-1, zstd-3 and br-4, HAProxy
+# and nginx sending what they can (gzip); dcz joins when the filter sends
+# it (issue 29's table of codings).
 #
 # Needs a built tree (make all), python3, gcc.  Run it as
 #   flock /work/bench.lock bench/dictionary.sh
-# Writes bench/results/DATE-dictionary/{cost.txt,build.txt,host.txt} and
-# prints the path.
-#   PIB_DICT_SECS=0.5   CPU seconds per cell
+# Writes bench/results/DATE-dictionary/{cost.txt,build.txt,fronts.txt,
+# host.txt} (and the fronts' configurations and wrk outputs) and prints
+# the path.
+#   PIB_DICT_SECS=0.5         CPU seconds per cell (part 1)
+#   PIB_DICT_FRONT_SECS=5     wrk seconds per front and resource (part 2)
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -78,4 +82,5 @@ PY
     done
 } > "$out/build.txt"
 rm -rf "$out/dictcost" "$out/dictbuild" "$out/pages"
+bash bench/dictionary-fronts.sh "$out" "${PIB_DICT_FRONT_SECS:-5}" >/dev/null
 echo "$out"
