@@ -68,6 +68,7 @@ typedef struct {
     pib_dprefix *p;
     pib_dsamples s;                 /* a copy: the build owns it */
     pib_dbuild_why why;
+    apr_pool_t *pool;               /* the thread's own */
     char lock[4096];
 } pib_djob;
 
@@ -276,6 +277,8 @@ static void *APR_THREAD_FUNC pib_dict_build(apr_thread_t *t, void *arg)
 {
     pib_djob *j = arg;
     pib_dbuilt b;
+
+    j->pool = apr_thread_pool_get(t);
     apr_time_t t0 = apr_time_now();
     long long now = pib_dict_now();
     int ok = 0;
@@ -301,13 +304,17 @@ static void *APR_THREAD_FUNC pib_dict_build(apr_thread_t *t, void *arg)
             ap_log_error(APLOG_MARK, APLOG_INFO, 0, pib_dict_server,
                          PIBLOGNO(13101) "dictionary for %s built (%s): "
                          "%s, %" APR_SIZE_T_FMT " bytes, %.2f%% of identity"
-                         " on held-out pages (page %.2f%%, trained %.2f%%), "
-                         "%" APR_TIME_T_FMT " ms; %lu held, %llu bytes",
+                         " on held-out pages (page %.2f%%, %s), "
+                         "%" APR_TIME_T_FMT " ms; %lu held, %" APR_UINT64_T_FMT
+                         " bytes",
                          j->p->prefix, pib_dict_why_name(j->why),
                          b.kind == PIB_DKIND_TRAINED ? "trained" : "a page",
                          b.len, b.ratio * 100, b.ratio_page * 100,
-                         b.ratio_trained * 100,
-                         apr_time_as_msec(apr_time_now() - t0), held, total);
+                         b.ratio_trained < 0 ? "too few samples to train"
+                         : apr_psprintf(j->pool, "trained %.2f%%",
+                                        b.ratio_trained * 100),
+                         apr_time_as_msec(apr_time_now() - t0), held,
+                         (apr_uint64_t)total);
         }
         else {
             ap_log_error(APLOG_MARK, APLOG_WARNING, errno, pib_dict_server,
@@ -351,6 +358,17 @@ static void pib_dict_maybe_build(const pib_dict_conf *c, pib_dprefix *p,
         free(j);
         p->last_build = now;        /* another child builds: wait a gap */
         return;
+    }
+    if (why == PIB_DBUILD_MISSING) {
+        unsigned char h[PIB_DCZ_HASH_LEN];
+
+        /* another child may have built one since we last looked */
+        if (pib_dstore_current(c->root, p->prefix, h) == 0) {
+            unlink(j->lock);
+            free(j);
+            p->cur_read = 0;        /* read it at the next response */
+            return;
+        }
     }
     j->conf = *c;
     j->p = p;
@@ -528,7 +546,8 @@ int pib_dict_serve(request_rec *r, const pib_dict_conf *c)
     etag = apr_psprintf(r->pool, "\"pibd-%.32s\"", hex);
     apr_table_setn(r->headers_out, "ETag", etag);
     apr_table_setn(r->headers_out, "Cache-Control",
-                   apr_psprintf(r->pool, "public, max-age=%lld", left));
+                   apr_psprintf(r->pool, "public, max-age=%" APR_INT64_T_FMT,
+                                (apr_int64_t)left));
     apr_table_setn(r->headers_out, "Use-As-Dictionary",
                    apr_pstrdup(r->pool, uad));
     apr_table_setn(r->headers_out, "X-Content-Type-Options", "nosniff");
