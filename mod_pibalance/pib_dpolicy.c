@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "pib_dpolicy.h"
+#include "pib_sf.h"
 
 /* Finds directive name in a Cache-Control value: the position after it,
  * or NULL. */
@@ -155,4 +156,18 @@ size_t pib_dd_pattern(const char *path, int wildcard, char *out,
     }
     out[n] = '\0';
     return n;
+}
+
+const char *pib_dd_cache_key(int client_dcz, const char *avail,
+                             pib_dd_held_fn held, void *baton,
+                             char out[47])
+{
+    unsigned char h[PIB_SF_HASH_LEN];
+
+    if (!client_dcz || avail == NULL || pib_sf_parse_hash(avail, h) != 0
+        || held == NULL || !held(h, baton)) {
+        return NULL;
+    }
+    pib_sf_format_hash(h, out);
+    return out;
 }

@@ -74,4 +74,20 @@ long long pib_cc_max_age(const char *cache_control);
 size_t pib_dd_pattern(const char *path, int wildcard, char *out,
                       size_t cap);
 
+/* Whether the master holds the dictionary of hash (pib_dcache, or the
+ * store on disk): 1 or 0. */
+typedef int (*pib_dd_held_fn)(const unsigned char *hash, void *baton);
+
+/* The Available-Dictionary a cache keys on (issue 30 item 4): when the
+ * client accepts dcz (client_dcz) and avail parses to a hash the master
+ * holds, that hash in its canonical form (":<44 base64>:") written to
+ * out and returned; else NULL, and the caller removes the header before
+ * mod_cache looks.  So one stored copy per URL, coding and held
+ * dictionary: a hash the master does not know (or a client that cannot
+ * use it) never makes a copy of its own, and two spellings of one hash
+ * (padding, spaces) are one.  Pure but for held. */
+const char *pib_dd_cache_key(int client_dcz, const char *avail,
+                             pib_dd_held_fn held, void *baton,
+                             char out[47]);
+
 #endif /* PIB_DPOLICY_H */

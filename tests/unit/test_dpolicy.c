@@ -154,8 +154,37 @@ static void test_pattern(void)
     CHECK_INT(pib_dd_pattern("/ab:", 0, out, 5), 0);
 }
 
+static int dd_held_abc(const unsigned char *h, void *baton)
+{
+    (*(int *)baton)++;
+    return h[0] == 0xba && h[31] == 0xad;   /* SHA-256("abc") */
+}
+
+static void test_cache_key(void)
+{
+    char out[47];
+    int asked = 0;
+    const char *abc = ":ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=:";
+
+    CHECK_STR(pib_dd_cache_key(1, abc, dd_held_abc, &asked, out), abc);
+    /* unpadded, spaced: the same key */
+    CHECK_STR(pib_dd_cache_key(1, "  :ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/"
+                                  "YfIAFa0: ", dd_held_abc, &asked, out),
+              abc);
+    CHECK_INT(asked, 2);
+    /* not held, no dcz, malformed, absent: no key (header removed) */
+    CHECK(pib_dd_cache_key(1, ":AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=:",
+                           dd_held_abc, &asked, out) == NULL);
+    CHECK(pib_dd_cache_key(0, abc, dd_held_abc, &asked, out) == NULL);
+    CHECK(pib_dd_cache_key(1, ":abc:", dd_held_abc, &asked, out) == NULL);
+    CHECK(pib_dd_cache_key(1, NULL, dd_held_abc, &asked, out) == NULL);
+    CHECK(pib_dd_cache_key(1, abc, NULL, NULL, out) == NULL);
+    CHECK_INT(asked, 3);            /* held() only for a parsed hash */
+}
+
 void test_dpolicy(void)
 {
+    test_cache_key();
     test_table();
     test_refusals();
     test_cc();
