@@ -161,6 +161,23 @@ pib_dict *pib_dict_lookup(request_rec *r, const pib_dict_conf *c,
     return d;
 }
 
+int pib_dict_held(const unsigned char *hash, void *conf)
+{
+    const pib_dict_conf *c = conf;
+    pib_dmeta m;
+    pib_dict *d;
+    int ok;
+
+    if (c->root == NULL || pib_dict_cache == NULL
+        || (d = pib_dcache_get(pib_dict_cache, hash, pib_dict_now(), &m))
+           == NULL) {
+        return 0;
+    }
+    ok = m.created + c->lifetime > pib_dict_now();
+    pib_dcache_release(pib_dict_cache, d);
+    return ok;
+}
+
 /* ---- prefixes -------------------------------------------------------------- */
 
 /* The prefix's state, made on first use.  Caller holds the mutex. */

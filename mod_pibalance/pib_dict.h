@@ -48,6 +48,11 @@ void pib_dict_child_init(apr_pool_t *pchild, server_rec *s,
 pib_dict *pib_dict_lookup(request_rec *r, const pib_dict_conf *c,
                           int *named);
 
+/* 1 when this child holds (or can load) the dictionary of hash and it is
+ * within its lifetime; conf is a const pib_dict_conf *.  The held()
+ * of pib_dd_cache_key (pib_cache.c's post_read_request). */
+int pib_dict_held(const unsigned char *hash, void *conf);
+
 /* The Link value announcing prefix's current dictionary, or NULL when it
  * has none yet.  Reads the prefix's current name at most every 5 s. */
 const char *pib_dict_link(request_rec *r, const pib_dict_conf *c,
