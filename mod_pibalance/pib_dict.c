@@ -38,10 +38,13 @@
 #include "pib_dcache.h"
 #include "pib_dbuild.h"
 #include "pib_dpolicy.h"
+#include "pib_ae.h"
 #include "pib_sf.h"
 #include "pib_ae.h"
 #include "pib_codec.h"
 #include "pib_log.h"
+#include "pib_config.h"
+#include "pib_upstream.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -603,4 +606,142 @@ void pib_dict_counts(unsigned *held, unsigned long long *bytes,
     if (pib_dict_cache != NULL) {
         pib_dcache_counts(pib_dict_cache, held, bytes, loads, refused);
     }
+}
+
+/* ---- the filter's side ------------------------------------------------------ */
+
+static int pib_dict_listed(const pib_codings *c)
+{
+    size_t i;
+
+    for (i = 0; c != NULL && i < c->n; i++) {
+        if (c->order[i] == PIB_CODING_DCZ) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int pib_dict_has_cookie(void *rec, const char *k, const char *v)
+{
+    (void)k;
+    (void)v;
+    *(int *)rec = 1;
+    return 0;
+}
+
+void pib_dict_decide(request_rec *r, const pib_codings *codings,
+                     const char *prefix, int compressible,
+                     pib_dict_req *out)
+{
+    const pib_dict_conf *c = pib_conf_dict();
+    pib_dd_in in;
+    pib_dd_out o;
+    pib_ae ae;
+    const char *link = NULL, *cc_a, *cc_b;
+    int named = 0;
+
+    memset(out, 0, sizeof(*out));
+    if (c->root == NULL || pib_dict_cache == NULL
+        || !pib_dict_listed(codings)) {
+        return;
+    }
+    memset(&in, 0, sizeof(in));
+    pib_client_ae(r, &ae);
+    in.dcz_listed = 1;
+    in.compressible = compressible;
+    in.client_dcz = pib_ae_q(&ae, PIB_CODING_DCZ) > 0;
+    if (in.client_dcz) {
+        out->dict = pib_dict_lookup(r, c, &named);
+    }
+    in.avail_present = named;
+    in.avail_ok = in.held = out->dict != NULL;
+    in.sec_fetch_site = apr_table_get(r->headers_in, "Sec-Fetch-Site");
+    in.cross_site_allowed = c->cross_site;
+    apr_table_do(pib_dict_has_cookie, &in.sets_cookie, r->headers_out,
+                 "Set-Cookie", "Set-Cookie2", NULL);
+    apr_table_do(pib_dict_has_cookie, &in.sets_cookie, r->err_headers_out,
+                 "Set-Cookie", "Set-Cookie2", NULL);
+    cc_a = apr_table_get(r->headers_out, "Cache-Control");
+    cc_b = apr_table_get(r->err_headers_out, "Cache-Control");
+    in.cache_control = cc_a && cc_b ? apr_pstrcat(r->pool, cc_a, ", ", cc_b,
+                                                  NULL)
+                                    : cc_a ? cc_a : cc_b;
+    in.req_credentials = apr_table_get(r->headers_in, "Cookie") != NULL
+                         || apr_table_get(r->headers_in, "Authorization")
+                            != NULL;
+    in.fresh = pib_cc_max_age(in.cache_control) > 0;
+    in.self_on = in.fresh;          /* only what may become a dictionary
+                                     * varies when it names none */
+    in.prefix_on = prefix != NULL && strncmp(r->uri, prefix,
+                                             strlen(prefix)) == 0;
+    if (in.prefix_on && in.client_dcz) {
+        link = pib_dict_link(r, c, prefix);
+    }
+    in.prefix_has_dict = link != NULL;
+    pib_dd_decide(&in, &o);
+    if (o.vary) {
+        apr_table_mergen(r->headers_out, "Vary", "Available-Dictionary");
+    }
+    if (o.announce_link) {
+        apr_table_addn(r->headers_out, "Link", link);
+    }
+    out->use_dcz = o.use_dcz;
+    out->sample = o.sample && in.prefix_on;
+    out->self = o.announce_self && !in.prefix_on;
+    out->prefix = prefix;
+    if (!out->use_dcz && out->dict != NULL) {
+        out->dict = NULL;           /* released with r->pool */
+    }
+}
+
+void pib_dict_headers(request_rec *r, pib_dict_req *q, int one_pass)
+{
+    char pattern[PIB_SF_MATCH_MAX + 1], uad[PIB_SF_MATCH_MAX + 64];
+
+    if (!q->self) {
+        return;
+    }
+    if (!one_pass || pib_dd_pattern(r->uri, 0, pattern, sizeof(pattern))
+                     == 0
+        || pib_sf_format_uad(uad, sizeof(uad), pattern, NULL, NULL) == 0) {
+        q->self = 0;
+        return;
+    }
+    apr_table_setn(r->headers_out, "Use-As-Dictionary",
+                   apr_pstrdup(r->pool, uad));
+}
+
+void pib_dict_body(request_rec *r, const pib_dict_req *q,
+                   const unsigned char *body, apr_size_t n)
+{
+    const pib_dict_conf *c = pib_conf_dict();
+
+    if (q->sample) {
+        pib_dict_sample(r, c, q->prefix, body, n);
+    }
+    if (q->self) {
+        pib_dict_keep_self(r, c, body, n);
+    }
+}
+
+static void pib_dict_child(apr_pool_t *pchild, server_rec *s)
+{
+    pib_dict_child_init(pchild, s, pib_conf_dict());
+}
+
+static int pib_dict_quick(request_rec *r, int lookup)
+{
+    (void)lookup;
+    return pib_dict_serve(r, pib_conf_dict());
+}
+
+void pib_dict_register(apr_pool_t *p)
+{
+    static const char *const before_cache[] = { "mod_cache.c", NULL };
+
+    (void)p;
+    ap_hook_child_init(pib_dict_child, NULL, NULL, APR_HOOK_MIDDLE);
+    ap_hook_quick_handler(pib_dict_quick, NULL, before_cache,
+                          APR_HOOK_FIRST);
 }

@@ -18,6 +18,7 @@
 
 #include "pib_dcz.h"
 #include "pib_dstore.h"
+#include "pib_codings.h"
 
 #define PIB_DICT_URL_DEFAULT      "/pib-dict/"
 #define PIB_DICT_LIFETIME_DEFAULT (7 * 86400)    /* seconds */
@@ -77,6 +78,36 @@ int pib_dict_keep_self(request_rec *r, const pib_dict_conf *c,
  * (a prefix dictionary, with Use-As-Dictionary and its lifetime); DECLINED
  * for any other URI. */
 int pib_dict_serve(request_rec *r, const pib_dict_conf *c);
+
+/* One response's dictionary work, decided by pib_dict_decide. */
+typedef struct {
+    pib_dict *dict;             /* use_dcz: the one to compress against */
+    int use_dcz;
+    int sample;                 /* its body is a sample of prefix */
+    int self;                   /* its body becomes its own dictionary */
+    const char *prefix;
+} pib_dict_req;
+
+struct pib_ae_s;
+
+/* The filter's dictionary decision for r (pib_dd_decide on what r says):
+ * compressible is the general verdict; codings the offer.  Adds
+ * Available-Dictionary to Vary and the Link announcement as decided;
+ * fills out.  Nothing when dictionaries are off or dcz is not offered. */
+void pib_dict_decide(request_rec *r, const pib_codings *codings,
+                     const char *prefix, int compressible,
+                     pib_dict_req *out);
+
+/* Headers once the coding is set up: Use-As-Dictionary for a response
+ * that will become its own dictionary (held whole: one_pass). */
+void pib_dict_headers(request_rec *r, pib_dict_req *q, int one_pass);
+
+/* The whole identity body at its end: sampled and/or kept (q's flags). */
+void pib_dict_body(request_rec *r, const pib_dict_req *q,
+                   const unsigned char *body, apr_size_t n);
+
+/* Registers child_init and the quick handler serving the dictionaries. */
+void pib_dict_register(apr_pool_t *p);
 
 /* Counts for /pi-status: held (this child), bytes, loads, refused. */
 void pib_dict_counts(unsigned *held, unsigned long long *bytes,

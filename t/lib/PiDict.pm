@@ -30,15 +30,16 @@ use Apache2::Const -compile => qw(OK NOT_FOUND);
 use Digest::SHA qw(sha256_hex);
 use Fcntl qw(:flock O_RDWR O_CREAT);
 
-# Version $v of the page: constant rows with a few live ones.
+# Version $v of page $name: the same template and rows for every name
+# (one application's pages), a dozen live values depending on both.
 sub page {
     my ($name, $v) = @_;
     my @rows;
     for my $i (0 .. 899) {
         my $val = $i % 75 == 0 ? sha256_hex("$name/$v/$i")
-                               : sha256_hex("$name/const/$i");
-        push @rows, sprintf '<tr><td class="e">%s.setting_%03d</td>'
-                          . '<td class="v">%s</td></tr>', $name, $i,
+                               : sha256_hex("const/$i");
+        push @rows, sprintf '<tr><td class="e">setting_%03d</td>'
+                          . '<td class="v">%s</td></tr>', $i,
                             substr($val, 0, 16 + $i % 24);
     }
     return "<!DOCTYPE html>\n<html><head><title>$name</title></head><body>"
