@@ -651,6 +651,7 @@ void pib_dict_decide(request_rec *r, const pib_codings *codings,
     in.dcz_listed = 1;
     in.compressible = compressible;
     in.client_dcz = pib_ae_q(&ae, PIB_CODING_DCZ) > 0;
+    in.browser = apr_table_get(r->headers_in, "Sec-Fetch-Dest") != NULL;
     if (in.client_dcz) {
         out->dict = pib_dict_lookup(r, c, &named);
     }
@@ -675,7 +676,7 @@ void pib_dict_decide(request_rec *r, const pib_codings *codings,
                                      * varies when it names none */
     in.prefix_on = prefix != NULL && strncmp(r->uri, prefix,
                                              strlen(prefix)) == 0;
-    if (in.prefix_on && in.client_dcz) {
+    if (in.prefix_on && (in.client_dcz || in.browser)) {
         link = pib_dict_link(r, c, prefix);
     }
     in.prefix_has_dict = link != NULL;

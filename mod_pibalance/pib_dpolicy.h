@@ -21,6 +21,8 @@ typedef struct {
     int dcz_listed;         /* PiBalanceDeflateCodecs lists dcz */
     int compressible;       /* pib_should_compress said COMPRESS */
     int client_dcz;         /* Accept-Encoding accepts dcz (q > 0) */
+    int browser;            /* Sec-Fetch-Dest sent: a browser, which
+                             * lists dcz only once it holds a dictionary */
     int avail_present;      /* Available-Dictionary sent */
     int avail_ok;           /* ... and it is one 32-byte sf-binary */
     int held;               /* ... and the master holds that dictionary */
