@@ -37,6 +37,10 @@ static void test_table(void)
     in.client_dcz = 0;                      /* row 2 */
     pib_dd_decide(&in, &o);
     DD_ROW(o, 0, 0, 0, 0, 1);
+    in.browser = 1;                         /* a browser without one yet */
+    pib_dd_decide(&in, &o);
+    DD_ROW(o, 0, 0, 1, 1, 1);
+    in.browser = 0;
     CHECK_INT(o.why, PIB_DD_OK);
     CHECK_INT(o.vary, 1);
     in = dd_base();                         /* row 3: names none */
