@@ -44,7 +44,7 @@ static void count_emit(void *baton, const unsigned char *p, size_t n)
 static size_t one(const pib_codec *row, int level, const unsigned char *in,
                   size_t n)
 {
-    pib_codec_params p = { level, 15, 8, n };
+    pib_codec_params p = { level, 15, 8, n, NULL };
     pib_cstream s;
     size_t out = 0;
     int ok;

@@ -42,16 +42,17 @@ CROSS_DIR=${CROSS_DIR:-$ROOT/build/cross}
 OUT=$CROSS_DIR/out
 ALL_TARGETS="arm64 armv7 armv6"
 CROSS_MPMS=${CROSS_MPMS:-event prefork}
-SYSROOT_VERSION=2               # bump to force a sysroot rebuild
+SYSROOT_VERSION=3               # bump to force a sysroot rebuild
 
 # Target packages unpacked into each sysroot: headers and libraries to build
 # against, and the closure of NEEDED libraries of apache2 and of the modules
 # the smoke test loads (14 debs of the notes, + libdeflate, + libatomic1,
-# + libzstd and libbrotli for the zstd and br codings).
+# + libzstd and libbrotli for the zstd and br codings, + libssl for dcz's
+# SHA-256).
 SYSROOT_PKGS="apache2-bin apache2-dev libapr1 libapr1-dev libaprutil1
   libaprutil1-dev libc6 libgcc-s1 libcrypt1 libexpat1 libpcre2-8-0 libuuid1
   zlib1g zlib1g-dev libdeflate0 libdeflate-dev libatomic1
-  libzstd1 libzstd-dev libbrotli1 libbrotli-dev"
+  libzstd1 libzstd-dev libbrotli1 libbrotli-dev libssl3 libssl-dev"
 # ISA-L (igzip for gzip) where Debian builds it: arm64, not armhf.  The
 # armv7/armv6 builds fall back to libdeflate and zlib (configure.ac's
 # optional check, here set on make's command line: isal_vars).
@@ -324,7 +325,8 @@ check_sysroot() {
 # line; any other @VAR@ found there is reported (it would be empty).
 KNOWN_SUBSTS="APXS CC HTTPD_INCLUDEDIR APR_INCLUDES HTTPD_CFLAGS HTTPD_CPPFLAGS
   WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS ZSTD_LIBS
-  BROTLI_LIBS BROTLIDEC_LIBS ISAL_LIBS ISAL_CPPFLAGS"
+  BROTLI_LIBS BROTLIDEC_LIBS ISAL_LIBS ISAL_CPPFLAGS CRYPTO_LIBS
+  BROTLI_DICT_CPPFLAGS"
 
 # The native build's warnings, read from configure.ac (one source of truth).
 native_warnings() {
@@ -438,6 +440,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ARCH_CFLAGS="$(target_cflags "$tg")" \
         ZLIB_LIBS=-lz LIBDEFLATE_LIBS=-ldeflate \
         ZSTD_LIBS=-lzstd BROTLI_LIBS=-lbrotlienc BROTLIDEC_LIBS= \
+        CRYPTO_LIBS=-lcrypto BROTLI_DICT_CPPFLAGS= \
         LDFLAGS="$ldflags" CROSS_LIBS="$libs" \
         APXS=false LIBEXECDIR=/usr/lib/apache2/modules HTTPD_BIN=/usr/sbin/apache2 \
         AGENT= \

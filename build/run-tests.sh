@@ -56,7 +56,7 @@ base=${APACHE_TEST_PORT:-8529}
 # browser, the tree started from a private directory) run in the event
 # pass only; the worker, prefork and ASan passes
 # take every other test file.
-once='config/(alerts|anywhere|dashboard|design_tree|docs|logtags|make|masters_prom|openloop|prometheus_server|soak_report|symbols)|pistats/browser'
+once='config/(alerts|anywhere|dashboard|design_tree|docs|logtags|make|masters_prom|openloop|prometheus_server|soak_report|symbols)|pistats/browser|offload/dictionary_browser'
 per_mpm=$(ls t/*/*.t | grep -Ev "^t/($once)\.t\$" | tr '\n' ' ')
 log "suites (event, worker, prefork, ASan), fuzzing, cross-builds: ${PIB_TEST_JOBS:-6} at once (build/parallel.sh)"
 build/parallel.sh -j "${PIB_TEST_JOBS:-6}" -T 3600 \

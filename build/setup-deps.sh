@@ -10,7 +10,7 @@
 set -eu
 
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
-      zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev zstd brotli
+      zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev libssl-dev zstd brotli
       autoconf make gcc curl perl procps openssl
       clang libclang-rt-14-dev prometheus chromium libfaketime
       debhelper dpkg-dev fakeroot lintian"

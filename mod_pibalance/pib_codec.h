@@ -30,6 +30,7 @@ typedef struct {
     int window_bits;    /* 9..15, zlib only */
     int mem_level;      /* 1..9, zlib only */
     size_t expect;      /* oneshot: the whole body's length */
+    struct pib_dict *dict;  /* dcz: the dictionary (pib_dcz.h); else NULL */
 } pib_codec_params;
 
 typedef struct pib_cstream pib_cstream;
@@ -54,6 +55,7 @@ extern const pib_codec pib_codec_zstd;
 extern const pib_codec pib_codec_zstd_oneshot;
 extern const pib_codec pib_codec_br;
 extern const pib_codec pib_codec_br_oneshot;
+/* dcz (pib_dcz.h) rows: pib_codec_dcz, pib_codec_dcz_oneshot. */
 
 /* gzip through ISA-L's igzip (pib_codec_igzip.c), levels 0..
  * PIB_IGZIP_LEVEL_MAX (ISA-L's own scale), one-pass or streaming; NULL

@@ -31,7 +31,7 @@ static ZSTD_CCtx *pib_zstd_idle[PIB_ZSTD_IDLE_MAX];
 static unsigned pib_zstd_nidle;
 static unsigned long pib_zstd_nlive;
 
-static ZSTD_CCtx *pib_zstd_take(int level, long long pledged)
+ZSTD_CCtx *pib_zstd_take(int level, long long pledged)
 {
     ZSTD_CCtx *c = NULL;
 

@@ -52,6 +52,7 @@
 #include "pib_counts.h"
 #include "pib_codings.h"
 #include "pib_cache.h"
+#include "pib_dict.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -78,6 +79,7 @@ typedef struct {
     int fastest;                /* adaptive "reduced": fastest encoder */
     pib_coding coding;          /* the coding chosen for this response */
     pib_coding inm_coding;      /* the coding of that copy (its suffix) */
+    pib_dict_req dreq;          /* dictionaries (pib_dict.c) */
 } pib_fctx;
 
 /* ---- deciding ----------------------------------------------------------- */
@@ -164,12 +166,15 @@ static void pib_inm_holds(request_rec *r, pib_coding *coding, int *plain)
     *plain = pib_etag_in_list(inm, etag);
 }
 
-/* The coding this response would get (pib_coding_pick, the one rule). */
+/* The coding this response would get (pib_coding_pick, the one rule),
+ * dcz aside: it needs a dictionary the request names and the master
+ * holds, decided after (pib_dict_decide). */
 static pib_coding pib_coding_of(request_rec *r, const pib_deflate_conf *conf)
 {
     pib_ae ae;
 
     pib_client_ae(r, &ae);
+    ae.q[PIB_CODING_DCZ] = 0;
     return pib_coding_pick(&ae, apr_table_get(r->subprocess_env, "no-gzip")
                                 != NULL, conf->codings);
 }
@@ -372,6 +377,17 @@ static pib_fstate pib_on_start(ap_filter_t *f, pib_fctx *ctx,
         return PIB_FS_PASS;
     }
     apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
+    pib_dict_decide(r, conf->codings, conf->dict_prefix,
+                    v == PIB_DEC_COMPRESS && !r->header_only
+                    && r->status == HTTP_OK, &ctx->dreq);
+    if (ctx->dreq.use_dcz) {
+        ctx->coding = PIB_CODING_DCZ;
+        level = pib_adapt_level_now(pib_codings_level(conf->codings,
+                                                      PIB_CODING_DCZ,
+                                                      conf->level),
+                                    r->server);
+        ctx->params.dict = ctx->dreq.dict;
+    }
     if (v == PIB_DEC_VARY_ONLY) {
         return PIB_FS_PASS;
     }
@@ -379,9 +395,13 @@ static pib_fstate pib_on_start(ap_filter_t *f, pib_fctx *ctx,
         pib_headers_only(r, ctx);
         return PIB_FS_PASS;
     }
+    if (level == 0 && ctx->coding == PIB_CODING_DCZ) {
+        level = 1;                  /* paused: dcz is cheaper than none */
+    }
     if (!pib_codec_start(r, ctx, conf, level)) {
         return PIB_FS_PASS;
     }
+    pib_dict_headers(r, &ctx->dreq, PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec));
     pib_set_coding_headers(r, ctx->coding);
     apr_table_unset(r->headers_in, "Range");  /* see pib_set_coding_headers */
     return PIB_FS_COMPRESS;
@@ -560,8 +580,17 @@ static void pib_count_end(const pib_fctx *ctx)
 
 static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
 {
-    int rc = pib_end_stream(f->r, ctx);
     apr_status_t rv;
+    int rc;
+
+    /* A dictionary's sample: the whole body, where the row held it (an
+     * igzip one-pass row holds none: no sample from it). */
+    if ((ctx->dreq.sample || ctx->dreq.self)
+        && PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec) && !ctx->broken
+        && ctx->cs->buf != NULL && ctx->cs->len == ctx->cs->in_bytes) {
+        pib_dict_body(f->r, &ctx->dreq, ctx->cs->buf, ctx->cs->len);
+    }
+    rc = pib_end_stream(f->r, ctx);
 
     pib_set_notes(f->r, ctx->cs);
     pib_count_end(ctx);

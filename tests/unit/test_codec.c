@@ -98,7 +98,7 @@ static int feed(pib_cstream *s, sink *k, const pib_codec_params *p,
 static void round_trip_at(const pib_codec *codec, int level, size_t n,
                           int text, int flushes)
 {
-    pib_codec_params p = { level, 15, 8, n };
+    pib_codec_params p = { level, 15, 8, n, NULL };
     unsigned char *in = make_input(n, text), *out = malloc(n + 1);
     sink k = { NULL, 0, 0 };
     pib_cstream *s = malloc(sizeof(*s));
@@ -132,7 +132,7 @@ static void igzip_rows(const size_t *sizes, size_t nsizes)
 {
     const pib_codec *one = pib_codec_igzip(1), *st = pib_codec_igzip(0);
     unsigned long live, idle, live0, idle0;
-    pib_codec_params p = { 1, 15, 8, 0 };
+    pib_codec_params p = { 1, 15, 8, 0, NULL };
     unsigned char *in = make_input(70000, 1), *out = malloc(70001);
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -246,7 +246,7 @@ static void encoder_pick(void)
  * every byte. */
 static void overflow_switch(void)
 {
-    pib_codec_params p = { 6, 12, 4, 100 };
+    pib_codec_params p = { 6, 12, 4, 100, NULL };
     unsigned char *in = make_input(300, 1), out[400];
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -271,7 +271,7 @@ static void overflow_switch(void)
 /* Flushed but never finished: decodable so far, never complete. */
 static void truncated(void)
 {
-    pib_codec_params p = { 1, 15, 8, 0 };
+    pib_codec_params p = { 1, 15, 8, 0, NULL };
     unsigned char *in = make_input(5000, 1), out[6000];
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -290,7 +290,7 @@ static void truncated(void)
 /* A bad level fails init cleanly. */
 static void bad_params(void)
 {
-    pib_codec_params p = { 42, 15, 8, 0 };
+    pib_codec_params p = { 42, 15, 8, 0, NULL };
     sink k = { NULL, 0, 0 };
     pib_cstream s;
 

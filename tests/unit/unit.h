@@ -57,6 +57,12 @@ void test_api(void);
 void test_agent(void);
 void test_fate(void);
 void test_event(void);
+void test_dcz(void);
+void test_sf(void);
+void test_dstore(void);
+void test_dbuild(void);
+void test_dcache(void);
+void test_dpolicy(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {
