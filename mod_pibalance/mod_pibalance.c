@@ -51,10 +51,10 @@ static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
 static int pib_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
                           apr_pool_t *ptemp)
 {
-    (void)pconf;
     (void)plog;
     (void)ptemp;
     pib_conf_reset();
+    pib_conf_defaults(pconf);
     return OK;
 }
 

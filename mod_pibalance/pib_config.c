@@ -19,6 +19,7 @@
 #include "pib_codec.h"
 #include "pib_config.h"
 #include "pib_decide.h"
+#include "pib_req.h"
 #include "pib_state.h"
 #include "pib_dpolicy.h"
 #include "pib_dstore.h"
@@ -113,38 +114,45 @@ void *pib_create_dir(apr_pool_t *p, char *dir)
     return c;
 }
 
-/* The offload's merge: defaults applied, so the result is resolved. */
+/* The offload's merge: field by field, unset stays unset.  No default
+ * is applied here: httpd merges two sections that match one URL with
+ * each other before it merges the result onto the server's, so a default
+ * filled in at the first merge would beat the server's setting
+ * (t/offload/sections.t).  pib_conf_deflate() applies the defaults. */
 static void deflate_merge(pib_deflate_conf *c, const pib_deflate_conf *base,
-                          const pib_deflate_conf *add, apr_pool_t *p)
+                          const pib_deflate_conf *add)
 {
-    c->enabled = PIB_PICK(add->enabled, base->enabled, 0);
-    c->level = PIB_PICK(add->level, base->level, PIB_DEFLATE_LEVEL);
+    c->enabled = PIB_PICK(add->enabled, base->enabled, PIB_UNSET);
+    c->level = PIB_PICK(add->level, base->level, PIB_UNSET);
     c->window_bits = PIB_PICK(add->window_bits, base->window_bits,
-                              PIB_DEFLATE_WBITS);
-    c->mem_level = PIB_PICK(add->mem_level, base->mem_level,
-                            PIB_DEFLATE_MEMLEVEL);
-    c->buffer = PIB_PICK(add->buffer, base->buffer, PIB_DEFLATE_BUFFER);
-    c->min_length = PIB_PICK(add->min_length, base->min_length,
-                             PIB_DEFLATE_MINLEN);
+                              PIB_UNSET);
+    c->mem_level = PIB_PICK(add->mem_level, base->mem_level, PIB_UNSET);
+    c->buffer = PIB_PICK(add->buffer, base->buffer, PIB_UNSET);
+    c->min_length = PIB_PICK(add->min_length, base->min_length, PIB_UNSET);
     c->types = add->types ? add->types : base->types;
     c->codings = add->codings ? add->codings : base->codings;
     c->dict_prefix = add->dict_prefix ? add->dict_prefix : base->dict_prefix;
-    if (c->codings == NULL) {
-        pib_codings *dflt = apr_palloc(p, sizeof(*dflt));
+    c->resolved = 0;
+}
 
-        pib_codings_default(dflt);
-        c->codings = dflt;
-    }
-    if (c->types == NULL) {
-        size_t i;
+/* The defaults (made once a configuration, in pconf). */
+static apr_array_header_t *pib_default_types_arr;
+static pib_codings pib_default_codings;
 
-        c->types = apr_array_make(p, (int)pib_default_ntypes,
-                                  sizeof(const char *));
-        for (i = 0; i < pib_default_ntypes; i++) {
-            APR_ARRAY_PUSH(c->types, const char *) = pib_default_types[i];
-        }
-    }
-    c->resolved = 1;
+/* The defaults applied to c, into out (every field set). */
+static void deflate_resolve(pib_deflate_conf *out, const pib_deflate_conf *c)
+{
+    out->enabled = PIB_PICK(c->enabled, PIB_UNSET, 0);
+    out->level = PIB_PICK(c->level, PIB_UNSET, PIB_DEFLATE_LEVEL);
+    out->window_bits = PIB_PICK(c->window_bits, PIB_UNSET,
+                                PIB_DEFLATE_WBITS);
+    out->mem_level = PIB_PICK(c->mem_level, PIB_UNSET, PIB_DEFLATE_MEMLEVEL);
+    out->buffer = PIB_PICK(c->buffer, PIB_UNSET, PIB_DEFLATE_BUFFER);
+    out->min_length = PIB_PICK(c->min_length, PIB_UNSET, PIB_DEFLATE_MINLEN);
+    out->types = c->types ? c->types : pib_default_types_arr;
+    out->codings = c->codings ? c->codings : &pib_default_codings;
+    out->dict_prefix = c->dict_prefix;
+    out->resolved = 1;
 }
 
 /* lbmethod pi's merge: unset stays unset (pib_conf_tuning() applies the
@@ -170,42 +178,52 @@ void *pib_merge_dir(apr_pool_t *p, void *basev, void *addv)
     const pib_dir_conf *base = basev, *add = addv;
     pib_dir_conf *c = apr_palloc(p, sizeof(*c));
 
-    deflate_merge(&c->deflate, &base->deflate, &add->deflate, p);
+    (void)p;
+    deflate_merge(&c->deflate, &base->deflate, &add->deflate);
     lb_merge(&c->lb, &base->lb, &add->lb);
     return c;
 }
+
+/* The resolved configuration of a request, kept while its per-directory
+ * configuration is the same one (the cache's post_read_request sees the
+ * server's; the filter, after the location walk, a section's). */
+typedef struct {
+    const ap_conf_vector_t *of;
+    pib_deflate_conf done;
+} pib_resolved;
 
 const pib_deflate_conf *pib_conf_deflate(request_rec *r)
 {
     const pib_dir_conf *c = ap_get_module_config(r->per_dir_config,
                                                  &pibalance_module);
-    pib_deflate_conf unset, *done;
+    pib_req *q;
+    pib_resolved *k;
 
-    if (c == NULL || c->deflate.resolved) {
-        return c ? &c->deflate : NULL;
+    if (c == NULL) {
+        return NULL;
     }
-    /* Never merged (the main server's own configuration, when post_config
-     * did not see it): the defaults applied to a copy.  Deciding "merged"
-     * by any one field being set left the others unset when that field
-     * was set in the main server (zlib refused MemLevel -1). */
-    deflate_unset(&unset);
-    done = apr_palloc(r->pool, sizeof(*done));
-    deflate_merge(done, &unset, &c->deflate, r->pool);
-    return done;
+    q = pib_req_get(r, 1);
+    if ((k = q->resolved) == NULL) {
+        k = q->resolved = apr_pcalloc(r->pool, sizeof(*k));
+    }
+    if (k->of != r->per_dir_config) {
+        deflate_resolve(&k->done, &c->deflate);
+        k->of = r->per_dir_config;
+    }
+    return &k->done;
 }
 
-void pib_conf_fixup_main(server_rec *s)
+void pib_conf_defaults(apr_pool_t *pconf)
 {
-    pib_dir_conf *c = ap_get_module_config(s->lookup_defaults,
-                                           &pibalance_module);
-    pib_deflate_conf unset, done;
+    size_t i;
 
-    if (c == NULL || c->deflate.resolved) {
-        return;
+    pib_default_types_arr = apr_array_make(pconf, (int)pib_default_ntypes,
+                                           sizeof(const char *));
+    for (i = 0; i < pib_default_ntypes; i++) {
+        APR_ARRAY_PUSH(pib_default_types_arr, const char *)
+            = pib_default_types[i];
     }
-    deflate_unset(&unset);
-    deflate_merge(&done, &unset, &c->deflate, s->process->pconf);
-    c->deflate = done;
+    pib_codings_default(&pib_default_codings);
 }
 
 /* The per-directory configurations of balancer b: its server's and its

@@ -56,7 +56,7 @@ typedef struct {
     apr_array_header_t *types;  /* PiBalanceDeflateTypes, const char * */
     const pib_codings *codings; /* PiBalanceDeflateCodecs */
     const char *dict_prefix;    /* PiBalanceDictionaryPrefix, or NULL */
-    int resolved;               /* defaults applied (merged, or fixed up) */
+    int resolved;               /* defaults applied (pib_conf_deflate) */
 } pib_deflate_conf;
 
 /* lbmethod pi's part (defaults: pib_score.h's PIB_DEFAULT_*). */
@@ -92,12 +92,13 @@ extern const command_rec pib_cmds[];
  * read before. */
 void pib_conf_reset(void);
 
-/* post_config: applies the defaults, in place, to the main server's own
- * per-directory configuration, which httpd never merges (a request that
- * no <Location> or <Proxy> matches uses it as it was read). */
-void pib_conf_fixup_main(server_rec *s);
+/* pre_config: makes the defaults of this configuration's reading (the
+ * default media types, gzip alone). */
+void pib_conf_defaults(apr_pool_t *pconf);
 
-/* The offload's settings of a request, defaults applied. */
+/* The offload's settings of a request, defaults applied (the merges
+ * never apply them: pib_config.c).  Kept in the request while its
+ * per-directory configuration stays the same. */
 const pib_deflate_conf *pib_conf_deflate(request_rec *r);
 
 /* lbmethod pi's settings of balancer b in server s: its <Proxy> section

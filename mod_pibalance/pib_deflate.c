@@ -666,21 +666,9 @@ static void pib_deflate_insert(request_rec *r)
     }
 }
 
-static int pib_deflate_post_config(apr_pool_t *pconf, apr_pool_t *plog,
-                                   apr_pool_t *ptemp, server_rec *s)
-{
-    (void)pconf;
-    (void)plog;
-    (void)ptemp;
-    pib_conf_fixup_main(s);
-    return OK;
-}
-
 void pib_deflate_register(apr_pool_t *p)
 {
     (void)p;
-    ap_hook_post_config(pib_deflate_post_config, NULL, NULL,
-                        APR_HOOK_MIDDLE);
     ap_register_output_filter(PIB_DEFLATE_FILTER, pib_deflate_filter, NULL,
                               AP_FTYPE_CONTENT_SET);
     ap_hook_insert_filter(pib_deflate_insert, NULL, NULL, APR_HOOK_MIDDLE);

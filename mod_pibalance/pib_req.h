@@ -7,7 +7,8 @@
 
 typedef struct {
     void *upstream;        /* pib_upstream.c: headers kept from the node */
-    void *attempt;         /* pib_lbmethod.c: the member being timed */
+    void *attempt;         /* pib_attempt.c: the member being timed */
+    void *resolved;        /* pib_config.c: the offload's settings */
 } pib_req;
 
 /* The request's record; NULL when none exists and create is 0. */
