@@ -1,25 +1,32 @@
-/* pi_bodyin.c -- "the request body is in": one input filter per
- * request with a body, calling back whoever waits for the moment the
- * proxy has read all of it (see pib_watch_body_in() in include/pi_api.h).
+/* pi_bodyin.c -- the client's request body as the proxy reads it: one
+ * input filter per request with a body, which times the proxy's waits
+ * for the client, notes a read that failed, and calls back whoever waits
+ * for the body's first read and its end (see pib_watch_body() and
+ * pib_body_state() in include/pi_api.h).
  *
  * Why: a node cannot answer a request it has not received.  While a
  * client is still sending its body -- a phone uploading a photo for 30 s,
  * a client that trickles or stops -- the time is the client's, not the
- * member's: lbmethod "pi" starts its response-time sample and its
- * silence mark, and mod_pistats its response time, when the body is in
- * (a request without one: at once).  mod_pibalance registers its copy
- * as the optional function, so one filter serves both modules;
- * mod_pistats' copy runs only without mod_pibalance.
+ * member's: lbmethod "pi" and mod_pistats take it out of the member's
+ * response time, and lbmethod pi's silence mark is not the member's while
+ * the proxy waits on the client.  And a body the client broke (aborted,
+ * timed out, garbled, too large) makes the attempt the client's fault
+ * (common/pi_outcome.h), whatever status mod_proxy then makes of it.
+ * The time the proxy waits on the *node* (its 100 Continue, a node that
+ * reads slowly while the body streams) is never counted as the client's:
+ * only the time spent inside the filter's own reads is.
  *
- * The filter sits at the top of the request's input (AP_FTYPE_RESOURCE,
- * above HTTP_IN), so it sees the EOS the proxy's reads end with,
- * whichever way the proxy reads (streamed, spooled, prefetched, FastCGI,
- * AJP).  The watchers live in the request's pool (userdata).  Cost:
- * nothing for a request without a body; one brigade walk per read of
- * one that has one.  Left out: a body something read before the proxy
- * (mod_request's KeptBodySize): its EOS passed before the filter was in,
- * so the watchers are never called and the callers fall back to the
- * pick's time, as before.
+ * mod_pibalance registers its copy as the optional functions, so one
+ * filter serves both modules; mod_pistats' copy runs only without
+ * mod_pibalance.  The filter sits at the top of the request's input
+ * (AP_FTYPE_RESOURCE, above HTTP_IN), so it sees every read of the
+ * proxy's, whichever way it reads (streamed, spooled, prefetched,
+ * FastCGI, AJP).  The state lives in the request's pool, tied to its
+ * request_rec (an internal redirect, which shares the pool, starts
+ * afresh).  A body something read before the proxy (mod_request's
+ * KeptBodySize) counts as in: its time was spent before the pick.
+ * Cost: nothing for a request without a body; two clock reads and one
+ * brigade walk per read of one that has one.
  */
 #include "httpd.h"
 #include "http_protocol.h"
@@ -27,11 +34,16 @@
 #include "apr_pools.h"
 
 #include "pi_bodyin.h"
+#include "pi_clock.h"
 
 #define PI_BODYIN_KEY "pi_bodyin_watchers"
 
 typedef struct {
+    request_rec *r;                  /* whose body */
+    int reading;                     /* the proxy has read from it */
     int in;                          /* the EOS has passed */
+    int client_failed;               /* a read of it failed */
+    apr_interval_time_t client_us;   /* blocked reading it, in all */
     int n;
     pi_bodyin_fn *fn[PI_BODYIN_MAX];
     void *baton[PI_BODYIN_MAX];
@@ -39,34 +51,46 @@ typedef struct {
 
 static ap_filter_rec_t *bodyin_filter;
 
-static void call_watchers(pi_bodyin *b)
+static void call_watchers(pi_bodyin *b, int event)
 {
     int i;
 
-    b->in = 1;
     for (i = 0; i < b->n; i++) {
-        b->fn[i](b->baton[i]);
+        b->fn[i](b->baton[i], event);
     }
 }
 
-/* Passes what was read; on the EOS, every watcher, once, and out of the
- * way. */
+/* Times the read, notes a failure; the first read and the EOS to every
+ * watcher, once each; then out of the way. */
 static apr_status_t bodyin_filter_fn(ap_filter_t *f, apr_bucket_brigade *bb,
                                      ap_input_mode_t mode,
                                      apr_read_type_e block,
                                      apr_off_t readbytes)
 {
     pi_bodyin *b = f->ctx;
-    apr_status_t rv = ap_get_brigade(f->next, bb, mode, block, readbytes);
+    int64_t t0;
+    apr_status_t rv;
     apr_bucket *e;
 
-    if (rv != APR_SUCCESS || b == NULL || b->in) {
+    if (b == NULL || b->in) {
+        return ap_get_brigade(f->next, bb, mode, block, readbytes);
+    }
+    if (!b->reading) {
+        b->reading = 1;
+        call_watchers(b, PI_BODY_READING);
+    }
+    t0 = pi_mono_us();
+    rv = ap_get_brigade(f->next, bb, mode, block, readbytes);
+    b->client_us += (apr_interval_time_t)(pi_mono_us() - t0);
+    if (rv != APR_SUCCESS && !APR_STATUS_IS_EAGAIN(rv)) {
+        b->client_failed = 1;
         return rv;
     }
     for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
          e = APR_BUCKET_NEXT(e)) {
         if (APR_BUCKET_IS_EOS(e)) {
-            call_watchers(b);
+            b->in = 1;
+            call_watchers(b, PI_BODY_IN);
             ap_remove_input_filter(f);
             break;
         }
@@ -80,19 +104,27 @@ void pi_bodyin_register(const char *filter_name)
                                              NULL, AP_FTYPE_RESOURCE);
 }
 
-/* The request's watchers, the filter in place for a body not yet in;
- * NULL when it cannot be added. */
-static pi_bodyin *watchers_of(request_rec *r)
+/* r's state, NULL when it has none yet. */
+static pi_bodyin *state_of(request_rec *r)
 {
     void *data = NULL;
-    pi_bodyin *b;
 
     apr_pool_userdata_get(&data, PI_BODYIN_KEY, r->pool);
-    if (data != NULL) {
-        return data;
+    return data != NULL && ((pi_bodyin *)data)->r == r ? data : NULL;
+}
+
+/* r's state, the filter in place for a body not yet in; NULL when it
+ * cannot be added. */
+static pi_bodyin *watchers_of(request_rec *r)
+{
+    pi_bodyin *b = state_of(r);
+
+    if (b != NULL) {
+        return b;
     }
     b = apr_pcalloc(r->pool, sizeof(*b));
-    if (!ap_request_has_body(r)) {
+    b->r = r;
+    if (!ap_request_has_body(r) || r->kept_body != NULL) {
         b->in = 1;
     }
     else if (bodyin_filter == NULL
@@ -114,6 +146,9 @@ int pi_bodyin_watch(request_rec *r, pi_bodyin_fn *fn, void *baton)
     if (b->in) {
         return 1;
     }
+    if (fn == NULL) {
+        return 0;                      /* the filter only, for its state */
+    }
     if (b->n >= PI_BODYIN_MAX) {
         return -1;
     }
@@ -121,4 +156,13 @@ int pi_bodyin_watch(request_rec *r, pi_bodyin_fn *fn, void *baton)
     b->baton[b->n] = baton;
     b->n++;
     return 0;
+}
+
+void pi_bodyin_state(request_rec *r, apr_interval_time_t *client_wait,
+                     int *client_failed)
+{
+    const pi_bodyin *b = state_of(r);
+
+    *client_wait = b != NULL ? b->client_us : 0;
+    *client_failed = b != NULL && b->client_failed;
 }

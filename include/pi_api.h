@@ -194,21 +194,34 @@ typedef void pi_answer_fn(void *baton);
 APR_DECLARE_OPTIONAL_FN(int, pib_watch_upgrade_answer,
                         (request_rec *r, pi_answer_fn *fn, void *baton));
 
-/* The request body is in: the moment the proxy has read all of the
- * client's request body, when a member's time starts (a node cannot
- * answer what it has not received; the client's upload time is not the
- * member's).  One input filter does it for both modules, offered by
- * mod_pibalance as above (common/pi_bodyin.c).
+/* The client's request body, as the proxy reads it: one input filter
+ * does it for both modules, offered by mod_pibalance as above
+ * (common/pi_bodyin.c).  A node cannot answer what it has not received:
+ * the time the proxy spends waiting for the client's body (a phone's
+ * 30-second upload, a client that trickles or stops) is the client's,
+ * not the member's, and a body the client broke is the client's fault.
  *
- * Returns 1 when the body is in already (or the request has none): fn is
- * not called; 0 when fn(baton) will be called once, when the body's end
- * passes the request's input filters (never after r's pool is gone, and
- * not at all if the request ends first); -1 when no watcher could be
- * added (then time from now).  Up to PI_BODYIN_MAX watchers a request. */
+ * pib_watch_body(): fn(baton, event) is called once with PI_BODY_READING
+ * when the proxy first reads the body (for "Expect: 100-continue", after
+ * the node's 100), and once with PI_BODY_IN when the body's end passes
+ * (never after r's pool is gone, and not at all if the request ends
+ * first).  Returns 1 when the request has no body, or it is in already
+ * (fn is not called); 0 when it will be; -1 when no watcher could be
+ * added.  Up to PI_BODYIN_MAX watchers a request.  fn NULL: no watcher,
+ * only the filter in place (for pib_body_state()).
+ *
+ * pib_body_state(): how long the proxy has waited, blocked, for the
+ * client's body so far, and whether reading it failed (the client
+ * aborted, timed out or sent a malformed or too large body). */
 #define PI_BODYIN_MAX 4
-typedef void pi_bodyin_fn(void *baton);
-APR_DECLARE_OPTIONAL_FN(int, pib_watch_body_in,
+#define PI_BODY_READING 1
+#define PI_BODY_IN      2
+typedef void pi_bodyin_fn(void *baton, int event);
+APR_DECLARE_OPTIONAL_FN(int, pib_watch_body,
                         (request_rec *r, pi_bodyin_fn *fn, void *baton));
+APR_DECLARE_OPTIONAL_FN(void, pib_body_state,
+                        (request_rec *r, apr_interval_time_t *client_wait,
+                         int *client_failed));
 
 /* The settings that decide a member's fate under lbmethod "pi", for
  * /pi-status: balancer b's PiBalance* values, merged (its <Proxy>

@@ -38,35 +38,47 @@ PI_OUTCOME_CHECK;
 
 /* Per request: which member the current attempt went to, and when. */
 typedef struct {
+    request_rec *r;
     proxy_balancer *b;
     proxy_worker *w;
     apr_time_t picked;         /* the pick (pi_mono_us) */
-    apr_time_t start;          /* the member's time began: the pick, or
-                                  the request body in; 0: not yet */
+    apr_interval_time_t waited0; /* the client's wait at the pick */
+    uint32_t mark;             /* the silence mark this attempt set */
     double decay_s;
     const server_rec *s;       /* for the member's timeout */
     int answered;              /* its sample is taken (headers came) */
     int stamping;              /* the stamp filters are in place */
-    int body_in;               /* the request body is in (or none) */
 } pib_attempt;
+
+/* How long the attempt has been the member's: since the pick, less the
+ * time the proxy waited, blocked, for the client's body meanwhile
+ * (common/pi_bodyin.c); in us. */
+static uint32_t members_time(const pib_attempt *a, apr_time_t now)
+{
+    apr_interval_time_t waited;
+    apr_time_t d;
+    int failed;
+
+    pi_bodyin_state(a->r, &waited, &failed);
+    d = now - a->picked - (waited - a->waited0);
+    return (uint32_t)(d > 0x7fffffff ? 0x7fffffff : d < 0 ? 0 : d);
+}
 
 static void record(pib_attempt *a, int failed)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
-    apr_time_t now = pi_mono_us(), began;
     uint32_t took, before;
     int compound;
 
     if (st == NULL) {
         return;
     }
+    took = members_time(a, pi_mono_us());
     pib_ms_answered(st);
+    a->mark = 0;
     if (!failed) {
-        pib_transit_back(a->b, a->w, st, pi_now_ms());
+        pib_transit_back(a->r->server, a->b, a->w, st, pi_now_ms());
     }
-    began = a->start != 0 ? a->start : a->picked;
-    took = (uint32_t)(now - began > 0x7fffffff ? 0x7fffffff
-                      : now < began ? 0 : now - began);
     before = pib_ms_failed(st);
     /* Right after another failure, this one waited the member's whole
      * timeout (within 10%): no answer at all.  Only then it compounds. */
@@ -82,39 +94,51 @@ static void record(pib_attempt *a, int failed)
     }
 }
 
-/* The attempt failed by the client's fault (pi_outcome.h): no sample, no
- * failure; the member waits for nothing any more. */
-static void client_fault(pib_attempt *a)
+/* The silence mark: set while the attempt waits on the member, if none
+ * is set; dropped (only this attempt's own) while it waits on the
+ * client.  Any answer or failure clears whichever mark is set. */
+static void mark(pib_attempt *a)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
 
-    if (st != NULL) {
-        pib_ms_answered(st);
+    if (st != NULL && a->mark == 0) {
+        a->mark = pib_ms_mark_pick(st, pi_now_ms());
     }
 }
 
-/* The member's time begins: its sample's clock and the silence mark
- * (once an attempt: at the pick, or when the request body is in). */
-static void begin(pib_attempt *a)
+static void unmark(pib_attempt *a)
 {
-    pib_mstate *st;
+    pib_mstate *st = pib_state_get(a->b, a->w);
 
-    if (a->w == NULL || a->start != 0) {
-        return;
+    if (st != NULL && a->mark != 0) {
+        pib_ms_drop_mark(st, a->mark);
     }
-    a->start = pi_mono_us();
-    if ((st = pib_state_get(a->b, a->w)) != NULL) {
-        pib_ms_mark_pick(st, pi_now_ms());
-    }
+    a->mark = 0;
 }
 
-/* common/pi_bodyin.c: the proxy has read the whole request body. */
-static void body_in(void *baton)
+/* The attempt failed by the client's fault (pi_outcome.h): no sample, no
+ * failure; and no alibi for the member either: only this attempt's own
+ * mark goes, one another request set stays. */
+static void client_fault(pib_attempt *a)
+{
+    unmark(a);
+}
+
+/* common/pi_bodyin.c: the proxy reads the client's body (the member
+ * waits on the client now) or has read all of it (the member's turn). */
+static void body_event(void *baton, int event)
 {
     pib_attempt *a = baton;
 
-    a->body_in = 1;
-    begin(a);
+    if (a->w == NULL) {
+        return;                         /* between attempts */
+    }
+    if (event == PI_BODY_READING) {
+        unmark(a);
+    }
+    else {
+        mark(a);
+    }
 }
 
 pib_req *pib_req_get(request_rec *r, int create)
@@ -159,6 +183,9 @@ static ap_filter_rec_t *answer_filter;
  * passes its lone EOS.  Then it steps out of the way. */
 static apr_status_t answer_filter_fn(ap_filter_t *f, apr_bucket_brigade *bb)
 {
+    if (!pi_from_node(bb)) {
+        return ap_pass_brigade(f->next, bb);     /* httpd's error page */
+    }
     answered(f->ctx);
     ap_remove_output_filter(f);
     return ap_pass_brigade(f->next, bb);
@@ -182,7 +209,7 @@ static void add_stamps(request_rec *r, pib_attempt *a)
     a->stamping = 1;
     ap_add_output_filter_handle(answer_filter, a, r, r->connection);
     pi_answer_watch(r, answered_upgrade, a);
-    a->body_in = pi_bodyin_watch(r, body_in, a) != 0;
+    pi_bodyin_watch(r, body_event, a);
 }
 
 /* After all proxy processing: the attempt's response time, unless the
@@ -196,8 +223,13 @@ static int attempt_status(int *status, request_rec *r)
     pi_attempt_end end;
 
     if (a != NULL && a->w != NULL) {
+        apr_interval_time_t waited;
+        int client_failed;
+
+        pi_bodyin_state(r, &waited, &client_failed);
         end = pi_attempt_end_of(*status, apr_table_get(r->notes,
-                                    "proxy-error-override") != NULL);
+                                    "proxy-error-override") != NULL,
+                                client_failed);
         if (!a->answered && end == PI_END_CLIENT) {
             client_fault(a);
         }
@@ -213,21 +245,25 @@ void pib_attempt_picked(request_rec *r, proxy_balancer *b, proxy_worker *w,
                         double decay_s)
 {
     pib_attempt *a = attempt_of(r);
+    apr_interval_time_t waited;
+    int client_failed;
 
     if (a->w != NULL) {
         record(a, 1);                   /* the previous attempt failed */
     }
+
+    a->r = r;
     a->b = b;
     a->w = w;
     a->picked = pi_mono_us();
-    a->start = 0;
+    pi_bodyin_state(r, &waited, &client_failed);
+    a->waited0 = waited;
     a->decay_s = decay_s;
     a->s = r->server;
     a->answered = 0;
+    a->mark = 0;
     add_stamps(r, a);
-    if (a->body_in) {
-        begin(a);
-    }
+    mark(a);
 }
 
 void pib_attempt_register(apr_pool_t *p)

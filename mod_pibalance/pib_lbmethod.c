@@ -25,8 +25,10 @@
  * dropped: a child that died left it.
  *
  * Cost: the finder runs under the balancer's thread mutex (taken by
- * mod_proxy_balancer), is O(members), allocates nothing and never blocks:
- * the probe writes telemetry elsewhere, this only reads it.
+ * mod_proxy_balancer), is O(members) and never blocks: the probe writes
+ * telemetry elsewhere, this only reads it.  The pick itself allocates
+ * nothing; the attempt it starts (pib_attempt.c) takes a small record
+ * from the request's pool and adds its filters, once a request.
  */
 #include "httpd.h"
 #include "http_config.h"
@@ -169,6 +171,11 @@ void pib_lb_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
             pib_ms_end_ramp(st);
         }
     }
+    if (st != NULL && pib_ms_down(st)) {
+        /* on trial after a time down (pib_lb_estimate): the first step
+         * of a slow start, until it serves again */
+        v->ramp = pib_ramp(t, 0.0);
+    }
     pib_view_weigh(v, w->s->lbfactor);
 }
 
@@ -230,7 +237,7 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
     pib_mstate *states = pib_state_of(b, &max);
     int i;
 
-    pib_transit_downs(b, states, max);
+    pib_transit_downs(r->server, b, states, max);
     for (i = 0; i < col->n; i++) {
         proxy_worker *w = col->w[i];
         pib_mstate *st = pib_state_at(states, max, w);

@@ -11,7 +11,8 @@
  *   11000-11099  mod_proxy's hooks (pib_proxyhook.c)
  *   12100-12199  lbmethod pi's returns (pib_transit.c)
  *   12500-12899  with mod_cache (pib_cache.c)
- *   12900-12999  shared segments' layouts (pib_counts.c)
+ *   12900-12999  start-up checks: segments' layouts (pib_counts.c), a
+ *                balancer's method in a virtual host (pib_lbmethod.c)
  *   13000-13999  power, dictionaries, encoders (issues 30-32);
  *                13100-13299 dictionaries (pib_dict.c)
  */

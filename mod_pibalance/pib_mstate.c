@@ -10,13 +10,14 @@
 #define CAS(p, o, v) __atomic_compare_exchange_n((p), (o), (v), 0, \
                          __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
 
-void pib_ms_mark_pick(pib_mstate *st, uint32_t now)
+uint32_t pib_ms_mark_pick(pib_mstate *st, uint32_t now)
 {
-    uint32_t none = 0;
+    uint32_t none = 0, mark = now ? now : 1;
 
-    if (PEEK(&st->wait_ms) == 0) {
-        CAS(&st->wait_ms, &none, now ? now : 1);
+    if (PEEK(&st->wait_ms) == 0 && CAS(&st->wait_ms, &none, mark)) {
+        return mark;
     }
+    return 0;
 }
 
 uint32_t pib_ms_pick_mark(const pib_mstate *st)

@@ -30,8 +30,10 @@ typedef struct {
 
 /* ---- the silence mark (wait_ms) ---- */
 
-/* A pick of the member at `now`: marks it unless a pick is marked. */
-void pib_ms_mark_pick(pib_mstate *st, uint32_t now);
+/* A pick of the member at `now`: marks it unless a pick is marked.
+ * Returns the mark it set (the caller's own, which only it may drop),
+ * 0 when one was set already. */
+uint32_t pib_ms_mark_pick(pib_mstate *st, uint32_t now);
 
 /* The clock of the marked pick, 0: none. */
 uint32_t pib_ms_pick_mark(const pib_mstate *st);

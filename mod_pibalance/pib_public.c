@@ -119,7 +119,8 @@ void pib_public_register(apr_pool_t *p)
     APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *weight = get_member_weight;
     APR_OPTIONAL_FN_TYPE(pib_get_balancer_settings) *settings = get_settings;
     APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch = pi_answer_watch;
-    APR_OPTIONAL_FN_TYPE(pib_watch_body_in) *body = pi_bodyin_watch;
+    APR_OPTIONAL_FN_TYPE(pib_watch_body) *body = pi_bodyin_watch;
+    APR_OPTIONAL_FN_TYPE(pib_body_state) *body_state = pi_bodyin_state;
 
     (void)p;
     apr_dynamic_fn_register("pib_get_member_weight", (apr_opt_fn_t *)weight);
@@ -131,7 +132,8 @@ void pib_public_register(apr_pool_t *p)
      * modules (common/pi_answer.c, common/pi_bodyin.c). */
     apr_dynamic_fn_register("pib_watch_upgrade_answer",
                             (apr_opt_fn_t *)watch);
-    apr_dynamic_fn_register("pib_watch_body_in", (apr_opt_fn_t *)body);
+    apr_dynamic_fn_register("pib_watch_body", (apr_opt_fn_t *)body);
+    apr_dynamic_fn_register("pib_body_state", (apr_opt_fn_t *)body_state);
     pi_answer_register(PIB_ANSWER_CFILTER);
     pi_bodyin_register(PIB_BODYIN_FILTER);
 }

@@ -2,7 +2,8 @@
  * notes of the offload, and (through include/pi_api.h, the contract
  * between the two modules) the optional functions pib_deflate_state,
  * pib_deflate_counters, pib_get_member_weight, pib_get_balancer_settings,
- * pib_watch_upgrade_answer and pib_watch_body_in, all registered by
+ * pib_watch_upgrade_answer, pib_watch_body and pib_body_state, all
+ * registered by
  * pib_public_register() (pib_public.c).
  *
  * Request notes set by the deflate offload on every compressed response

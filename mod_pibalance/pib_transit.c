@@ -81,30 +81,35 @@ void pib_transit_telemetry(server_rec *s, const proxy_balancer *b,
 /* mod_proxy retries a member in error after its retry= and makes it
  * usable for that try: usable is not back, serving is
  * (pib_transit_back()). */
-void pib_transit_downs(proxy_balancer *b, pib_mstate *states, unsigned max)
+void pib_transit_downs(server_rec *s, proxy_balancer *b, pib_mstate *states,
+                       unsigned max)
 {
     int i;
 
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
         pib_mstate *st = pib_state_at(states, max, w);
+        const char *why;
 
-        if (st != NULL && (!PROXY_WORKER_IS_USABLE(w)
-                           || PROXY_WORKER_IS_DRAINING(w))
-            && pib_ms_note_down(st)) {
-            pib_event(PI_EVENT_FAILED, b->s->name, w->s->name_ex, 0, 0,
-                      PROXY_WORKER_IS_DRAINING(w) ? "draining (Drn)"
-                      : (w->s->status & PROXY_WORKER_IN_ERROR) ? "in error"
-                      : "disabled or stopped");
+        if (st == NULL || (PROXY_WORKER_IS_USABLE(w)
+                           && !PROXY_WORKER_IS_DRAINING(w))
+            || !pib_ms_note_down(st)) {
+            continue;
         }
+        why = PROXY_WORKER_IS_DRAINING(w) ? "draining (Drn)"
+              : (w->s->status & PROXY_WORKER_IN_ERROR) ? "in error"
+              : "disabled or stopped";
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10206)
+                     "pi: %s out of use (%s)", w->s->name_ex, why);
+        pib_event(PI_EVENT_FAILED, b->s->name, w->s->name_ex, 0, 0, why);
     }
 }
 
 /* What its failures did to the estimate says nothing about it now, and
  * compounded they would keep it out for minutes: it starts again from no
  * sample (the median of the others), ramping. */
-void pib_transit_back(const proxy_balancer *b, const proxy_worker *w,
-                      pib_mstate *st, uint32_t now)
+void pib_transit_back(server_rec *s, const proxy_balancer *b,
+                      const proxy_worker *w, pib_mstate *st, uint32_t now)
 {
     if (!PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w)
         || !pib_ms_note_up(st)) {
@@ -113,7 +118,7 @@ void pib_transit_back(const proxy_balancer *b, const proxy_worker *w,
     pib_ms_forget_failures(st);
     pib_ms_start_ramp(st, now);
     pib_event(PI_EVENT_BACK, b->s->name, w->s->name_ex, 0, 0, "slow start");
-    ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
-                 "pi: %s serves again: slow start", w->s->name_ex);
+    ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(10205)
+                 "pi: %s serves again: failures forgotten, slow start",
+                 w->s->name_ex);
 }
-

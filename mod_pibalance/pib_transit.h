@@ -25,12 +25,13 @@ void pib_transit_telemetry(server_rec *s, const proxy_balancer *b,
 /* Members of b mod_proxy does not use now (error, disabled, stopped,
  * draining) are noted down: one "member failed" a time down, however
  * many picks see them so.  states and max: pib_state_of(b). */
-void pib_transit_downs(proxy_balancer *b, pib_mstate *states, unsigned max);
+void pib_transit_downs(server_rec *s, proxy_balancer *b, pib_mstate *states,
+                       unsigned max);
 
 /* Member w served a request (its answer came) and is usable: if it was
  * noted down it is back, once: its failures forgotten (call before the
  * answer's sample is added), its slow start begun at `now`. */
-void pib_transit_back(const proxy_balancer *b, const proxy_worker *w,
-                      pib_mstate *st, uint32_t now);
+void pib_transit_back(server_rec *s, const proxy_balancer *b,
+                      const proxy_worker *w, pib_mstate *st, uint32_t now);
 
 #endif /* PIB_TRANSIT_H */

@@ -18,7 +18,8 @@ static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_counters) *get_counts;
 static APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch_answer;
-static APR_OPTIONAL_FN_TYPE(pib_watch_body_in) *watch_body;
+static APR_OPTIONAL_FN_TYPE(pib_watch_body) *watch_body;
+static APR_OPTIONAL_FN_TYPE(pib_body_state) *body_state;
 static APR_OPTIONAL_FN_TYPE(pib_get_balancer_settings) *get_settings;
 
 static int get_member_tel(server_rec *s, proxy_balancer *b,
@@ -73,7 +74,8 @@ void pis_public_bind(void)
     get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
     get_counts = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_counters);
     watch_answer = APR_RETRIEVE_OPTIONAL_FN(pib_watch_upgrade_answer);
-    watch_body = APR_RETRIEVE_OPTIONAL_FN(pib_watch_body_in);
+    watch_body = APR_RETRIEVE_OPTIONAL_FN(pib_watch_body);
+    body_state = APR_RETRIEVE_OPTIONAL_FN(pib_body_state);
     get_settings = APR_RETRIEVE_OPTIONAL_FN(pib_get_balancer_settings);
 }
 
@@ -83,10 +85,21 @@ int pis_watch_upgrade_answer(request_rec *r, pi_answer_fn *fn, void *baton)
                                 : pi_answer_watch(r, fn, baton);
 }
 
-int pis_watch_body_in(request_rec *r, pi_bodyin_fn *fn, void *baton)
+int pis_watch_body(request_rec *r, pi_bodyin_fn *fn, void *baton)
 {
     return watch_body != NULL ? watch_body(r, fn, baton)
                               : pi_bodyin_watch(r, fn, baton);
+}
+
+void pis_body_state(request_rec *r, apr_interval_time_t *client_wait,
+                    int *client_failed)
+{
+    if (body_state != NULL) {
+        body_state(r, client_wait, client_failed);
+    }
+    else {
+        pi_bodyin_state(r, client_wait, client_failed);
+    }
 }
 
 void pis_fill_weight(server_rec *s, proxy_balancer *b, proxy_worker *w,

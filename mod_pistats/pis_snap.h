@@ -3,8 +3,9 @@
  * Plain structs, no httpd or APR types.  The handler fills one from
  * shared memory and the configuration (pis_snapshot.c), then a pure
  * renderer (pis_render_html.c, _auto, _json, _prom) writes HTML, ?auto,
- * ?json or ?prometheus from it.  Strings are NUL-terminated and may hold anything a node or the
- * configuration put there: every renderer escapes them for its format.
+ * ?json or ?prometheus from it.  Strings are NUL-terminated and may
+ * hold anything a node or the configuration put there: every renderer
+ * escapes them for its format.
  */
 #ifndef PIS_SNAP_H
 #define PIS_SNAP_H

@@ -2,17 +2,23 @@
  *
  * An attempt starts in mod_proxy's scheme_handler hook (the chosen member
  * is known there, once per attempt: a failover is a new attempt) and
- * ends in the request_status hook, which also tells whether the proxy
- * made the error itself (no answer from the node: 502/503/504) or passed
- * on the node's status (as is, or replaced by ProxyErrorOverride's error
- * page: still the node's answer, counted in its status class).  The
- * response time is taken when the node's headers come (the first pass
- * of the count filter below; a 101 on the connection's filter, shared
- * with mod_pibalance: common/pi_answer.c), never
- * at the end of a body, a stream or a tunnel.  A failed attempt that is retried on another
- * member counts as a proxy error of the first member.  An output filter
- * counts the body bytes that come from the node, before any compression;
- * r->bytes_sent gives the bytes sent to the client.
+ * ends in the request_status hook, which also tells how it ended
+ * (common/pi_outcome.h, the rule lbmethod pi applies too): the node
+ * answered (its status, as is or replaced by ProxyErrorOverride's error
+ * page: counted in its status class), the proxy made the error itself
+ * (no answer from the node: a proxy error), or the client broke its own
+ * request body (a client error: not the member's, no response time).  A
+ * failed attempt that is retried on another member counts as a proxy
+ * error of the first member.
+ *
+ * The response time is how long the node took to start answering: from
+ * the attempt's start to the node's headers (the first pass of the count
+ * filter below; a 101 on the connection's filter, shared with
+ * mod_pibalance: common/pi_answer.c), less the time the proxy waited for
+ * the client's request body meanwhile (common/pi_bodyin.c): never the end
+ * of a body, a stream or a tunnel, nor a client's upload.  An output
+ * filter counts the body bytes that come from the node, before any
+ * compression; r->bytes_sent gives the bytes sent to the client.
  *
  * Cost on the request path: one hash look-up, a few atomic adds, no lock,
  * no allocation beyond the request's own small record.
@@ -27,6 +33,7 @@
 #include "util_filter.h"
 #include "mod_proxy.h"
 
+#include "pi_answer.h"
 #include "pi_clock.h"
 #include "pi_outcome.h"
 #include "pis_config.h"
@@ -44,11 +51,7 @@ PI_OUTCOME_CHECK;
 typedef struct {
     pis_slot_ref ref;              /* attempt in progress: slot != NULL */
     apr_time_t picked;             /* the attempt began */
-    apr_time_t start;              /* the member's time began: then, or
-                                    * when the request body was in; 0:
-                                    * not yet */
-    int body_watch;                /* the body-in watcher is set */
-    int body_in;                   /* the request body is in (or none) */
+    apr_interval_time_t waited0;   /* the client's wait then */
     apr_time_t answered;           /* the node's headers came, or 0 */
     apr_off_t bytes_in;            /* body bytes from the node */
     int conn_stamp;                /* the connection's stamp filter is in */
@@ -75,13 +78,15 @@ static uint32_t clamp32(apr_off_t v)
 static void finish(request_rec *r, pis_req *q, int status, int proxy_error,
                    int client_error)
 {
-    apr_time_t began = q->start != 0 ? q->start : q->picked;
     pis_sample x;
     apr_time_t now = pi_mono_us();
+    apr_interval_time_t waited;
+    int failed;
 
     if (q->ref.slot == NULL) {
         return;
     }
+    pis_body_state(r, &waited, &failed);
     x.now_s = pi_now_s();              /* names the second of the rings */
     x.now_ms = pi_now_ms();
     /* The response time is how long the node took to start answering,
@@ -89,7 +94,8 @@ static void finish(request_rec *r, pis_req *q, int status, int proxy_error,
     if (q->answered != 0) {
         now = q->answered;
     }
-    x.dur_us = clamp32(now > began ? now - began : 0);
+    now -= waited - q->waited0;        /* the client's time, not ours */
+    x.dur_us = clamp32(now > q->picked ? now - q->picked : 0);
     x.status = status;
     x.proxy_error = proxy_error;
     x.client_error = client_error;
@@ -139,32 +145,13 @@ static void add_conn_stamp(request_rec *r, pis_req *q)
     pis_watch_upgrade_answer(r, stamp_upgrade, q);
 }
 
-/* The request body is in (common/pi_bodyin.c): the member's time begins
- * for the attempt in progress. */
-static void body_in(void *baton)
-{
-    pis_req *q = baton;
-
-    q->body_in = 1;
-    if (q->ref.slot != NULL && q->start == 0) {
-        q->start = pi_mono_us();
-    }
-}
-
-static void watch_body(request_rec *r, pis_req *q)
-{
-    if (!q->body_watch) {
-        q->body_watch = 1;
-        q->body_in = pis_watch_body_in(r, body_in, q) != 0;
-    }
-}
-
 static int track_attempt(request_rec *r, proxy_worker *worker,
                          proxy_server_conf *conf, char *url,
                          const char *proxyhost, apr_port_t proxyport)
 {
     pis_req *q;
     pis_slot_ref ref;
+    int failed;
 
     (void)conf;
     (void)url;
@@ -187,11 +174,11 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
     }
     q->ref = ref;
     q->picked = pi_mono_us();
+    pis_body_state(r, &q->waited0, &failed);
     q->answered = 0;
     q->bytes_in = 0;
     add_conn_stamp(r, q);
-    watch_body(r, q);
-    q->start = q->body_in ? q->picked : 0;
+    pis_watch_body(r, NULL, NULL);     /* the filter, to time the client */
     pis_shm_start(&ref);
     return DECLINED;
 }
@@ -201,11 +188,20 @@ static int track_done(int *status, request_rec *r)
 {
     pis_req *q = req_state(r, 0);
     int overridden = apr_table_get(r->notes, "proxy-error-override") != NULL;
+    apr_interval_time_t waited;
+    int client_failed;
 
     if (q == NULL || q->ref.slot == NULL) {
         return DECLINED;
     }
-    switch (pi_attempt_end_of(*status, overridden)) {
+    pis_body_state(r, &waited, &client_failed);
+    if (q->answered != 0) {
+        /* The node's headers came: its answer, whatever came after (a
+         * client gone after them makes mod_proxy_ajp say 400). */
+        finish(r, q, r->status, 0, 0);
+        return DECLINED;
+    }
+    switch (pi_attempt_end_of(*status, overridden, client_failed)) {
     case PI_END_ANSWERED:
         /* the node's status; with ProxyErrorOverride, its page ours */
         finish(r, q, *status == OK || *status == DONE ? r->status : *status,
@@ -225,7 +221,9 @@ static apr_status_t count_filter(ap_filter_t *f, apr_bucket_brigade *bb)
     pis_req *q = req_state(f->r, 1);
     apr_bucket *e;
 
-    stamp(q);                          /* first pass: the node's headers */
+    if (pi_from_node(bb)) {
+        stamp(q);                      /* first pass: the node's headers */
+    }
 
     for (e = APR_BRIGADE_FIRST(bb); e != APR_BRIGADE_SENTINEL(bb);
          e = APR_BUCKET_NEXT(e)) {

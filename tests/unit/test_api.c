@@ -17,21 +17,23 @@ typedef struct {
 /* common/pi_outcome.h's table, row by row. */
 static void outcome(void)
 {
-    CHECK_INT(pi_attempt_end_of(PI_STATUS_OK, 0), PI_END_ANSWERED);
-    CHECK_INT(pi_attempt_end_of(PI_STATUS_DONE, 0), PI_END_ANSWERED);
-    CHECK_INT(pi_attempt_end_of(502, 1), PI_END_ANSWERED);  /* override */
-    CHECK_INT(pi_attempt_end_of(404, 1), PI_END_ANSWERED);
-    CHECK_INT(pi_attempt_end_of(400, 0), PI_END_CLIENT);
-    CHECK_INT(pi_attempt_end_of(408, 0), PI_END_CLIENT);
-    CHECK_INT(pi_attempt_end_of(413, 0), PI_END_CLIENT);
-    CHECK_INT(pi_attempt_end_of(499, 0), PI_END_CLIENT);
-    CHECK_INT(pi_attempt_end_of(PI_STATUS_FILTER_ERROR, 0), PI_END_CLIENT);
-    CHECK_INT(pi_attempt_end_of(500, 0), PI_END_FAILED);
-    CHECK_INT(pi_attempt_end_of(502, 0), PI_END_FAILED);
-    CHECK_INT(pi_attempt_end_of(503, 0), PI_END_FAILED);
-    CHECK_INT(pi_attempt_end_of(504, 0), PI_END_FAILED);
-    CHECK_INT(pi_attempt_end_of(399, 0), PI_END_FAILED);
-    CHECK_INT(pi_attempt_end_of(-1, 0), PI_END_FAILED);     /* DECLINED */
+    CHECK_INT(pi_attempt_end_of(PI_STATUS_OK, 0, 0), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(PI_STATUS_DONE, 0, 0), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(PI_STATUS_DONE, 0, 1), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(502, 1, 0), PI_END_ANSWERED); /* override */
+    CHECK_INT(pi_attempt_end_of(404, 1, 1), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(400, 0, 1), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(408, 0, 1), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(413, 0, 1), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(-102, 0, 1), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(502, 0, 1), PI_END_CLIENT);
+    /* a 400 mod_proxy makes when a write to the node fails: the member's */
+    CHECK_INT(pi_attempt_end_of(400, 0, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(500, 0, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(502, 0, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(503, 0, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(504, 0, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(-1, 0, 0), PI_END_FAILED);    /* DECLINED */
 }
 
 /* The offload counters' segment: only one of this layout is used. */

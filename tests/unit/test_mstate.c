@@ -17,9 +17,9 @@ static void mstate_ops(void)
     pib_mstate st;
 
     memset(&st, 0, sizeof(st));
-    pib_ms_mark_pick(&st, 0);                   /* clock 0 marks as 1 */
+    CHECK_INT(pib_ms_mark_pick(&st, 0), 1);     /* clock 0 marks as 1 */
     CHECK_INT(pib_ms_pick_mark(&st), 1);
-    pib_ms_mark_pick(&st, 500);                 /* marked: kept */
+    CHECK_INT(pib_ms_mark_pick(&st, 500), 0);   /* marked: kept */
     CHECK_INT(pib_ms_pick_mark(&st), 1);
     pib_ms_drop_mark(&st, 2);                   /* not that mark */
     CHECK_INT(pib_ms_pick_mark(&st), 1);
