@@ -234,7 +234,7 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
                       const pib_tuning *t, uint32_t now, pib_cand *c)
 {
     unsigned max;
-    pib_mstate *states = pib_state_of(b, &max);
+    pib_mstate **states = pib_state_of(b, &max);
     int i;
 
     pib_transit_downs(r->server, b, states, max);

@@ -35,7 +35,7 @@ static int is_silent(server_rec *s, proxy_balancer *b, proxy_worker *w,
                      const pib_tuning *t, uint32_t now)
 {
     unsigned max;
-    pib_mstate *states = pib_state_of(b, &max);
+    pib_mstate **states = pib_state_of(b, &max);
     pib_cand c[PIB_PUBLIC_MAX_CANDS];
     uint32_t stall = pib_lb_stall(s, w, pib_state_at(states, max, w), now,
                                   0);

@@ -2,11 +2,13 @@
  * children: response-time estimate, heat drain, slow-start ramp, and
  * what was last logged.
  *
- * One anonymous segment per configuration generation, sized for every
- * balancer's max_workers (growth included) and indexed by the member's
- * slot in its balancer (worker->s->index).  Made in post_config on pconf,
- * so a restart replaces it: the estimates are learnt again within a few
- * requests (mod_pistats keeps the long-lived statistics).
+ * One table of keyed slots for every balancer's members (pib_slots.c),
+ * made once on the process pool, so a graceful restart keeps each
+ * member's state (a member of the new configuration with the key of an
+ * old one, "server|balancer|member", finds its state: drained stays
+ * drained, down stays down, its estimate and slow start go on, and what
+ * was logged is not logged again).  post_config maps each balancer's
+ * member slots (worker->s->index, growth included) to their states.
  */
 #ifndef PIB_STATE_H
 #define PIB_STATE_H
@@ -21,18 +23,18 @@
 
 #include "pib_mstate.h"     /* pib_mstate, its operations, pi_age_ms */
 
-/* post_config: one segment for all balancers of all servers. */
+/* post_config: the states of every balancer of every server. */
 apr_status_t pib_state_setup(apr_pool_t *pconf, server_rec *s);
 
-/* The states of balancer b's members (*max of them), or NULL.  One look-up
- * a pick: index it with pib_state_at().  Lock-free. */
-pib_mstate *pib_state_of(const proxy_balancer *b, unsigned *max);
+/* The states of balancer b's member slots (*max of them), or NULL.  One
+ * look-up a pick: index it with pib_state_at().  Lock-free. */
+pib_mstate **pib_state_of(const proxy_balancer *b, unsigned *max);
 
 /* Member w's state in a balancer's states, or NULL. */
-static APR_INLINE pib_mstate *pib_state_at(pib_mstate *states, unsigned max,
+static APR_INLINE pib_mstate *pib_state_at(pib_mstate **states, unsigned max,
                                            const proxy_worker *w)
 {
-    return states && (unsigned)w->s->index < max ? &states[w->s->index]
+    return states && (unsigned)w->s->index < max ? states[w->s->index]
                                                   : NULL;
 }
 

@@ -81,7 +81,7 @@ void pib_transit_telemetry(server_rec *s, const proxy_balancer *b,
 /* mod_proxy retries a member in error after its retry= and makes it
  * usable for that try: usable is not back, serving is
  * (pib_transit_back()). */
-void pib_transit_downs(server_rec *s, proxy_balancer *b, pib_mstate *states,
+void pib_transit_downs(server_rec *s, proxy_balancer *b, pib_mstate **states,
                        unsigned max)
 {
     int i;

@@ -25,7 +25,7 @@ void pib_transit_telemetry(server_rec *s, const proxy_balancer *b,
 /* Members of b mod_proxy does not use now (error, disabled, stopped,
  * draining) are noted down: one "member failed" a time down, however
  * many picks see them so.  states and max: pib_state_of(b). */
-void pib_transit_downs(server_rec *s, proxy_balancer *b, pib_mstate *states,
+void pib_transit_downs(server_rec *s, proxy_balancer *b, pib_mstate **states,
                        unsigned max);
 
 /* Member w served a request (its answer came) and is usable: if it was

@@ -4,10 +4,12 @@
  * failed", a member that serves again in many at once one "member back"). */
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 
 #include "unit.h"
 #include "pib_mstate.h"
 #include "pib_score.h"
+#include "pib_slots.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
 
@@ -116,8 +118,71 @@ static void down_up_once(void)
     CHECK_INT(ups, ROUNDS);
 }
 
+/* States kept across generations (pib_slots.c): a key found keeps its
+ * slot and its state; a key gone gives its slot up, not taken again for
+ * two generations; a full table refuses. */
+static void slots_across_generations(void)
+{
+    size_t size = pib_slots_size(3);
+    void *seg = calloc(1, size);
+    char longkey[600];
+    int a, b, c, d;
+
+    pib_slots_init(seg, 3);
+    CHECK(pib_slots_ok(seg, size));
+    CHECK(!pib_slots_ok(seg, size - 1));
+    pib_slots_begin(seg);
+    a = pib_slots_assign(seg, "h:80|balancer://x|http://a");
+    b = pib_slots_assign(seg, "h:80|balancer://x|http://b");
+    pib_slots_end(seg);
+    CHECK(a >= 0 && b >= 0 && a != b);
+    CHECK_INT(pib_ms_note_drained(pib_slots_state(seg, (unsigned)a), 1), 1);
+
+    /* the next generation: a stays (drained still), b goes, c comes */
+    pib_slots_begin(seg);
+    CHECK_INT(pib_slots_assign(seg, "h:80|balancer://x|http://a"), a);
+    c = pib_slots_assign(seg, "h:80|balancer://x|http://c");
+    pib_slots_end(seg);
+    CHECK(c >= 0 && c != a && c != b);
+    CHECK_INT(pib_ms_drained(pib_slots_state(seg, (unsigned)a)), 1);
+    CHECK_INT(pib_ms_note_drained(pib_slots_state(seg, (unsigned)a), 1), 0);
+
+    /* b's slot cools for two generations: d cannot have it yet */
+    pib_slots_begin(seg);
+    pib_slots_assign(seg, "h:80|balancer://x|http://a");
+    pib_slots_assign(seg, "h:80|balancer://x|http://c");
+    CHECK_INT(pib_slots_assign(seg, "h:80|balancer://x|http://d"), -1);
+    pib_slots_end(seg);
+    pib_slots_begin(seg);
+    pib_slots_assign(seg, "h:80|balancer://x|http://a");
+    pib_slots_assign(seg, "h:80|balancer://x|http://c");
+    d = pib_slots_assign(seg, "h:80|balancer://x|http://d");
+    pib_slots_end(seg);
+    CHECK_INT(d, b);
+    CHECK_INT(pib_ms_drained(pib_slots_state(seg, (unsigned)d)), 0);
+
+    CHECK(pib_slots_state(seg, 3) == NULL);
+
+    /* a key too long for a slot: found again by its prefix and hash */
+    memset(seg, 0, size);
+    pib_slots_init(seg, 3);
+    memset(longkey, 'k', sizeof(longkey) - 1);
+    longkey[sizeof(longkey) - 1] = '\0';
+    pib_slots_begin(seg);
+    a = pib_slots_assign(seg, longkey);
+    pib_slots_end(seg);
+    pib_slots_begin(seg);
+    CHECK_INT(pib_slots_assign(seg, longkey), a);
+    longkey[400] = 'j';                         /* another long key */
+    b = pib_slots_assign(seg, longkey);
+    CHECK(b >= 0 && b != a);
+    pib_slots_end(seg);
+    free(seg);
+}
+
 void test_mstate(void)
 {
+    slots_across_generations();
     mstate_ops();
     down_up_once();
 }
