@@ -34,6 +34,19 @@ static inline uint32_t pi_now_s(void)
     return (uint32_t)ts.tv_sec;
 }
 
+/* Milliseconds of CLOCK_MONOTONIC, modulo 2^32: for intervals that a
+ * wall-clock step must not stretch (mod_pistats' energy integral).  The
+ * same clock for every process of the machine, and it goes on across
+ * graceful restarts. */
+static inline uint32_t pi_mono_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint32_t)((uint64_t)ts.tv_sec * 1000u
+                      + (uint64_t)ts.tv_nsec / 1000000u);
+}
+
 /* Milliseconds from `then` to `now` of pi_now_ms(); 0 when `then` is up
  * to a minute later (a stamp another thread wrote after our clock read:
  * taken unsigned, it would be 49 days old).  Older stamps, up to 49

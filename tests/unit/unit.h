@@ -56,6 +56,8 @@ void test_api(void);
 void test_agent(void);
 void test_fate(void);
 void test_event(void);
+void test_power(void);
+void test_energy(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {
