@@ -179,3 +179,55 @@ void pis_energy_history(const pis_slot *s, uint32_t now_s, unsigned n,
                 ? (int32_t)((uint64_t)LOAD(&e->uj) / ms) : -1;
     }
 }
+
+void pis_energy_snap(const pis_slot *sl, uint32_t now_s,
+                     pis_member_snap *m)
+{
+    pis_energy_view v;
+    unsigned i;
+
+    if (sl == NULL) {
+        for (i = 0; i < PIS_HISTORY_S; i++) {
+            m->power_hist[i] = PIS_POWER_NONE;
+        }
+        return;
+    }
+    pis_energy_read(sl, &v);
+    m->has_energy = v.has_energy;
+    m->energy_j = v.energy_j;
+    m->has_idle = v.has_idle;
+    m->idle_w = v.idle_w;
+    m->energy60_s = v.window_s;
+    m->energy60_j = v.window_j;
+    m->energy60_requests = v.window_requests;
+    m->has_jpr = v.has_jpr && !m->tel_stale;
+    m->jpr_j = v.jpr_j;
+    m->jpr_above_idle_j = v.jpr_above_idle_j;
+    pis_energy_history(sl, now_s, PIS_HISTORY_S, m->power_hist);
+}
+
+void pis_energy_totals(pis_balancer_snap *b)
+{
+    double j = 0;
+    uint64_t req = 0;
+    unsigned i;
+
+    b->power_shown = 0;
+    b->power_members = 0;
+    b->power_w = 0;
+    for (i = 0; i < b->nmembers; i++) {
+        const pis_member_snap *m = &b->members[i];
+
+        b->power_shown |= m->tel.power_sensor || m->has_energy;
+        if (m->tel.has_power && !m->tel_stale) {
+            b->power_members++;
+            b->power_w += m->tel.power_mw / 1000.0;
+        }
+        if (m->has_jpr) {
+            j += m->energy60_j;
+            req += m->energy60_requests;
+        }
+    }
+    b->has_jpr = req > 0;
+    b->jpr_j = req > 0 ? j / (double)req : 0;
+}

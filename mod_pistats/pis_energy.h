@@ -47,6 +47,7 @@
 #include <stdint.h>
 
 #include "pis_slot.h"
+#include "pis_snap.h"
 
 #define PIS_ENERGY_WINDOW_S 60     /* the "last minute" */
 
@@ -90,5 +91,15 @@ int pis_energy_per_request(uint64_t mj, unsigned covered_s,
  * integrated of it, milliwatts, or -1 where nothing was. */
 void pis_energy_history(const pis_slot *s, uint32_t now_s, unsigned n,
                         int32_t *mw);
+
+/* The snapshot's energy figures of member m (sl: its slot, NULL when
+ * it has none) as of second now_s; m's telemetry (tel, tel_stale) is
+ * filled already: stale telemetry has no joules per request. */
+void pis_energy_snap(const pis_slot *sl, uint32_t now_s,
+                     pis_member_snap *m);
+
+/* A balancer's totals from its members' figures: the fresh power, the
+ * joules per request of the last minute. */
+void pis_energy_totals(pis_balancer_snap *b);
 
 #endif /* PIS_ENERGY_H */
