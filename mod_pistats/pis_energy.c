@@ -110,9 +110,17 @@ void pis_energy_add(pis_slot *s, uint64_t wall_ms, uint32_t mono_ms,
 
     if (mw >= 0 && e->have_last && dt > 0 && dt <= max_gap_ms) {
         double p0 = e->last_mw, p1 = (double)mw;
+        uint32_t wall_dt = (uint32_t)wall_ms - e->last_wall_ms;
 
         count(s, ((uint64_t)e->last_mw + (uint64_t)mw) * dt / 2);
-        spread(s, wall_ms - dt, wall_ms, p0, p1);
+        /* The seconds: from where the last interval ended, so that the
+         * pieces abut and a second is whole (1000 ms) once both sides
+         * are in, whatever the two clocks' rounding; the monotonic
+         * interval when the wall clock stepped (more than 1 s apart). */
+        if (wall_dt > dt + 1000 || wall_dt + 1000 < dt || wall_dt == 0) {
+            wall_dt = dt;
+        }
+        spread(s, wall_ms - wall_dt, wall_ms, p0, p1);
     }
     if (mw >= 0) {
         uint32_t v = (uint32_t)mw;
@@ -123,6 +131,7 @@ void pis_energy_add(pis_slot *s, uint64_t wall_ms, uint32_t mono_ms,
         }
         STORE(&e->last_mw, v);
         STORE(&e->last_mono_ms, mono_ms);
+        STORE(&e->last_wall_ms, (uint32_t)wall_ms);
     }
     STORE(&e->have_last, mw >= 0 ? 1U : 0U);
     window(s, (uint32_t)(wall_ms / 1000));

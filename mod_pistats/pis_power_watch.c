@@ -26,11 +26,20 @@ static const char *where(apr_pool_t *p, server_rec *s)
                         ? s->server_hostname : "", (unsigned)s->port);
 }
 
+static void warn_none(apr_pool_t *p, server_rec *s, const char *pattern)
+{
+    ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(13001)
+                 "PiStatsPowerSensor %s matches no file yet (in %s): PowerW"
+                 " is unknown until the sensor is there", pattern,
+                 where(p, s));
+}
+
 int pis_power_check_config(apr_pool_t *ptemp, server_rec *s)
 {
     apr_hash_t *seen = apr_hash_make(ptemp);
-    int warn = ap_state_query(AP_SQ_MAIN_STATE) != AP_SQ_MS_CREATE_PRE_CONFIG
-               || ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST;
+    /* "httpd -t" says it here; a start says it in post_config, when
+     * the error log is open (here it would go to the console). */
+    int warn = ap_state_query(AP_SQ_RUN_MODE) == AP_SQ_RM_CONFIG_TEST;
     char buf[512];
 
     for (; s != NULL; s = s->next) {
@@ -50,10 +59,7 @@ int pis_power_check_config(apr_pool_t *ptemp, server_rec *s)
             return !OK;
         }
         if (matched == 0 && warn) {
-            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(13001)
-                         "PiStatsPowerSensor %s matches no file yet (in"
-                         " %s): PowerW is unknown until the sensor is"
-                         " there", pattern, where(ptemp, s));
+            warn_none(ptemp, s, pattern);
         }
     }
     return OK;
@@ -63,7 +69,8 @@ void pis_power_setup(apr_pool_t *pconf, server_rec *s)
 {
     apr_shm_t *shm = NULL;
     uint32_t *words = NULL;
-    unsigned n = 0, i = 0;
+    unsigned n = 0, i = 0, channels;
+    long mw;
     server_rec *v;
 
     state_of = apr_hash_make(pconf);
@@ -87,6 +94,9 @@ void pis_power_setup(apr_pool_t *pconf, server_rec *s)
         w = words != NULL ? &words[i++] : apr_palloc(pconf, sizeof(*w));
         *w = PIS_POWER_UNSEEN;
         apr_hash_set(state_of, pattern, APR_HASH_KEY_STRING, w);
+        if (pis_power_read(pattern, &mw, &channels) != 0 && channels == 0) {
+            warn_none(pconf, v, pattern);
+        }
     }
 }
 

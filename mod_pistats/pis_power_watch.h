@@ -26,7 +26,8 @@
 /* check_config: OK, or !OK after logging why (every server's sensor). */
 int pis_power_check_config(apr_pool_t *ptemp, server_rec *s);
 
-/* post_config (the real pass): the shared state words. */
+/* post_config (the real pass): the shared state words; PIS13001 for
+ * each sensor that matches nothing now. */
 void pis_power_setup(apr_pool_t *pconf, server_rec *s);
 
 /* After a reading of `pattern` into t on server s: logs a change once. */

@@ -72,6 +72,8 @@ typedef struct {
     pi_ctr64 mj;                  /* all-time, millijoules */
     uint32_t frac_uj;             /* microjoules short of the next mJ */
     uint32_t last_mono_ms;        /* monotonic clock of the last reading */
+    uint32_t last_wall_ms;        /* its wall clock (ms, mod 2^32): the
+                                   * next interval starts there */
     uint32_t last_mw;             /* that reading's power */
     uint32_t have_last;           /* 1: a reading to integrate from */
     uint32_t min_mw;              /* the lowest reading: the idle draw */

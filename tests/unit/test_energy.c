@@ -139,6 +139,24 @@ static void carry_and_clock(void)
     free(s);
 }
 
+/* The two clocks round apart by a millisecond: the seconds still come
+ * out whole (the interval starts where the last one ended). */
+static void clocks_apart(void)
+{
+    pis_slot *s = calloc(1, sizeof(*s));
+    pis_energy_view v;
+    uint32_t i;
+
+    for (i = 0; i <= 40; i++) {        /* every 500 ms, mono 1 ms off */
+        pis_energy_add(s, 20000000 + 500 * i, 7 + 500 * i + (i % 2), 2000,
+                       1500);
+    }
+    pis_energy_read(s, &v);
+    CHECK_INT(v.window_s, 20);
+    CHECK(NEAR(v.window_j, 40.0, 0.01));
+    free(s);
+}
+
 static void per_request(void)
 {
     double j = -1, a = -1;
@@ -159,6 +177,7 @@ void test_energy(void)
     worked_example();
     gaps();
     carry_and_clock();
+    clocks_apart();
     per_request();
     /* docs/metrics.md gives the slot's size: under 16 KiB */
     CHECK(sizeof(pis_slot) < 16384);
