@@ -33,7 +33,7 @@ ok t_cmp(telemetry('powerina3221')->{PowerW}, '5.18',
          'INA3221 curr*_input: 5100 x 600 + 5050 x 420 + 3300 x 0 uW');
 ok t_cmp(telemetry('powernone')->{PowerW}, 'unknown',
          'a sensor that is not there: unknown, not 0');
-ok t_cmp(exists telemetry('node1')->{PowerW} ? 'PowerW' : 'none', 'none',
+ok t_cmp(exists telemetry('node2')->{PowerW} ? 'PowerW' : 'none', 'none',
          'a node without PiStatsPowerSensor writes no PowerW');
 ok t_cmp(scalar(grep { /PIS13001: PiStatsPowerSensor \S*power-none\*/ }
                 $log->update) >= 1 ? 1 : 0, 1,
