@@ -106,7 +106,7 @@ static void log_change(server_rec *s, const char *pattern, uint32_t was,
 {
     if (now == PIS_POWER_GONE) {
         if (was == PIS_POWER_UNSEEN) {
-            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(13002)
+            ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(13005)
                          "PiStatsPowerSensor %s: cannot be read: PowerW"
                          " unknown", pattern);
         }

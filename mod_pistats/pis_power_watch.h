@@ -13,7 +13,7 @@
  * or another number of channels -- one child logs it, once for all
  * children: the state is a 32-bit word per pattern in a small anonymous
  * shared segment made in post_config, changed by compare-and-swap, and
- * the process whose swap wins logs (PIS13002-13004).  A graceful restart
+ * the process whose swap wins logs (PIS13002-13005).  A graceful restart
  * makes a new segment: a sensor still gone is logged once again.
  */
 #ifndef PIS_POWER_WATCH_H
