@@ -104,6 +104,11 @@ typedef struct {
     int credit;                /* smooth round-robin credit (lbstatus) */
     int ramping;               /* in its slow start: wins no idle pick
                                   on its estimate alone */
+    /* PiBalanceEnergy (pib_choose_energy) */
+    long cpus;                 /* from its telemetry; <= 0: unknown, 4 */
+    int has_jpr;               /* a joules-per-request figure */
+    double jpr_j;              /* joules per request above its idle draw,
+                                  last minute (pi_api.h) */
 } pib_cand;
 
 /* The effective estimate of a member, the one both the pick and the
@@ -128,6 +133,17 @@ double pib_median_estimate(const pib_cand *c, size_t n);
  * length of time (drained, slower) saves up no credit for its return.
  * Returns the index of the winner.  Allocates nothing. */
 size_t pib_choose(pib_cand *c, size_t n);
+
+/* PiBalanceEnergy: pib_choose, then, among the candidates whose expected
+ * wait is at most (1 + tolerance) times the winner's and that would start
+ * the request at once (fewer requests in flight than CPUs), neither
+ * drained nor capped, the one with the fewest joules per request above
+ * its idle draw, if it takes at least PIB_ENERGY_MARGIN fewer than the
+ * winner (which must have a figure itself).  tolerance < 0: pib_choose.
+ * Worked table in pib_score.c; docs/lbmethod-pi.md. */
+#define PIB_ENERGY_MARGIN        0.10  /* 10% fewer joules to matter */
+#define PIB_ENERGY_TOLERANCE     0.25  /* PiBalanceEnergyTolerance */
+size_t pib_choose_energy(pib_cand *c, size_t n, double tolerance);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */
 int pib_better(const pib_cand *a, const pib_cand *b);
