@@ -5,11 +5,26 @@
 #include "pi_num.h"
 #include "pia_request.h"
 
+size_t pia_skip_empty_lines(const char *buf, size_t len)
+{
+    size_t i = 0;
+
+    for (;;) {
+        if (i < len && buf[i] == '\n') {
+            i++;
+        } else if (i + 1 < len && buf[i] == '\r' && buf[i + 1] == '\n') {
+            i += 2;
+        } else {
+            return i;
+        }
+    }
+}
+
 size_t pia_head_length(const char *buf, size_t len)
 {
     size_t i;
 
-    for (i = 0; i < len; i++) {
+    for (i = pia_skip_empty_lines(buf, len); i < len; i++) {
         if (buf[i] != '\n') {
             continue;
         }
@@ -93,10 +108,13 @@ static void decide(const char *m, size_t mlen, const char *t, size_t tlen,
 void pia_parse_request(const char *buf, size_t len, const char *path,
                        pia_request *r)
 {
-    const char *end = memchr(buf, '\n', len);
-    const char *sp1, *sp2;
+    size_t skip = pia_skip_empty_lines(buf, len);
+    const char *end, *sp1, *sp2;
     size_t llen;
 
+    buf += skip;
+    len -= skip;
+    end = memchr(buf, '\n', len);
     memset(r, 0, sizeof(*r));
     r->answer = PIA_BAD_REQUEST;
     llen = end ? (size_t)(end - buf) : len;

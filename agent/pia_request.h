@@ -35,12 +35,20 @@ typedef struct {
     int refresh;                   /* HTML: seconds of refresh, 0 none */
 } pia_request;
 
-/* Length of the request head in buf (through its blank line, "\r\n\r\n"
- * or "\n\n"), or 0 while it is incomplete. */
+/* Bytes of empty lines (CRLF, or a bare LF) at the start of buf: RFC
+ * 9112 section 2.2 has a server ignore them before the request line (a
+ * client may send a CRLF after a request body).  Their number is not
+ * limited here: they count in the head's PIA_HEAD_MAX. */
+size_t pia_skip_empty_lines(const char *buf, size_t len);
+
+/* Length of the request head in buf (empty lines before it included,
+ * through its blank line, "\r\n\r\n" or "\n\n"), or 0 while it is
+ * incomplete. */
 size_t pia_head_length(const char *buf, size_t len);
 
-/* Parses the request line at buf ("GET /pi-status?auto HTTP/1.0"; len
- * bytes, need not be NUL-terminated) for the status page at `path`
+/* Parses the request line at buf, after its leading empty lines ("GET
+ * /pi-status?auto HTTP/1.0"; len bytes, need not be NUL-terminated) for
+ * the status page at `path`
  * (e.g. "/pi-status").  Checks in this order: a malformed line or a
  * version other than HTTP/1.x is 400, another path 404, a method other
  * than GET or HEAD 405; then the query as mod_pistats reads it

@@ -12,7 +12,7 @@ set -eu
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
       zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev zstd brotli
       autoconf make gcc curl perl procps openssl
-      clang libclang-rt-14-dev prometheus chromium
+      clang libclang-rt-14-dev prometheus chromium libfaketime
       debhelper dpkg-dev fakeroot lintian"
 BENCH_PKGS="wrk haproxy nginx-light varnish"
 

@@ -5,8 +5,9 @@
  * Checks, besides the sanitizers: the head length lies inside the input
  * and ends with a blank line; the answer is one of the enum's, refresh
  * within pis_parse_query's 0..3600, and a 200 only for a GET or HEAD of
- * exactly /pi-status with HTTP/1.x; a parsed --listen has a port
- * <= 65535 and a host without brackets that fits its buffer.
+ * exactly /pi-status with HTTP/1.x after the empty lines it skips; a
+ * parsed --listen has a port <= 65535 and a host without brackets that
+ * fits its buffer.
  */
 #include "fuzz_common.h"
 #include "pia_request.h"
@@ -23,9 +24,14 @@ static void check_request(const char *buf, size_t size)
     FZ_ASSERT(r.refresh >= 0 && r.refresh <= 3600);
     FZ_ASSERT(r.head == 0 || r.head == 1);
     if (r.answer == PIA_AUTO || r.answer == PIA_HTML) {
-        FZ_ASSERT((size >= 14 && memcmp(buf, "GET /pi-status", 14) == 0)
-                  || (size >= 15 && memcmp(buf, "HEAD /pi-status", 15) == 0));
-        FZ_ASSERT(memmem(buf, size, " HTTP/1.", 8) != NULL);
+        size_t skip = pia_skip_empty_lines(buf, size);
+        const char *line = buf + skip;
+        size_t n = size - skip;
+
+        FZ_ASSERT(skip < size);
+        FZ_ASSERT((n >= 14 && memcmp(line, "GET /pi-status", 14) == 0)
+                  || (n >= 15 && memcmp(line, "HEAD /pi-status", 15) == 0));
+        FZ_ASSERT(memmem(line, n, " HTTP/1.", 8) != NULL);
     }
     FZ_ASSERT(pia_status_line(r.answer) != NULL);
 }

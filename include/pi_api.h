@@ -112,12 +112,16 @@ APR_DECLARE_OPTIONAL_FN(int, pis_post_event, (const pi_event *ev));
 /* ---- offered by mod_pibalance ---------------------------------------- */
 
 /* What lbmethod "pi" makes of a member, for /pi-status. */
-#define PI_MEMBER_WEIGHT_VERSION 1
+#define PI_MEMBER_WEIGHT_VERSION 2
 typedef struct {
     pi_stamp stamp;
     double weight;                 /* effective weight, loadfactor units */
     const char *state;             /* "ok", "warm", "drained", "stale",
                                     * "silent", ... (static) */
+    /* version 2 */
+    double estimate_us;            /* its response-time estimate now, as
+                                    * the pick sees it; < 0: no sample */
+    int last_failed;               /* its last attempt failed */
 } pi_member_weight;
 
 /* Fills *out for member w of balancer b.  Returns 0, or -1 when the
@@ -195,6 +199,22 @@ APR_DECLARE_OPTIONAL_FN(int, pib_deflate_counters, (pi_deflate_counts *out));
 typedef void pi_answer_fn(void *baton);
 APR_DECLARE_OPTIONAL_FN(int, pib_watch_upgrade_answer,
                         (request_rec *r, pi_answer_fn *fn, void *baton));
+
+/* The request body is in: the moment the proxy has read all of the
+ * client's request body, when a member's time starts (a node cannot
+ * answer what it has not received; the client's upload time is not the
+ * member's).  One input filter does it for both modules, offered by
+ * mod_pibalance as above (common/pi_bodyin.c).
+ *
+ * Returns 1 when the body is in already (or the request has none): fn is
+ * not called; 0 when fn(baton) will be called once, when the body's end
+ * passes the request's input filters (never after r's pool is gone, and
+ * not at all if the request ends first); -1 when no watcher could be
+ * added (then time from now).  Up to PI_BODYIN_MAX watchers a request. */
+#define PI_BODYIN_MAX 4
+typedef void pi_bodyin_fn(void *baton);
+APR_DECLARE_OPTIONAL_FN(int, pib_watch_body_in,
+                        (request_rec *r, pi_bodyin_fn *fn, void *baton));
 
 /* The settings that decide a member's fate under lbmethod "pi", for
  * /pi-status: balancer b's PiBalance* values, merged (its <Proxy>

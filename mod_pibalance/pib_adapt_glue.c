@@ -134,7 +134,7 @@ int pib_adapt_level_now(int configured, server_rec *s)
     if (!c->on) {
         return configured;
     }
-    now = pi_now_s();
+    now = pi_mono_s();
     last = apr_atomic_read32(&pib_adapt_st->last_sec);
     if (now != last
         && apr_atomic_cas32(&pib_adapt_st->last_sec, now, last) == last) {

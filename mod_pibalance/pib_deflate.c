@@ -38,6 +38,7 @@
 
 #include <unistd.h>
 
+#include "pi_clock.h"
 #include "pib_log.h"
 #include "pib_public.h"
 #include "pib_ae.h"
@@ -400,7 +401,7 @@ static apr_status_t pib_on_data(ap_filter_t *f, pib_fctx *ctx,
     }
     if (len > 0 && ctx->paused_at != 0) {
         /* the end of a pause in a held body */
-        trickled = pib_pause_streams(apr_time_now() - ctx->paused_at,
+        trickled = pib_pause_streams(pi_mono_us() - ctx->paused_at,
                                      cs->in_bytes, len, ctx->expect);
         ctx->paused_at = 0;
     }
@@ -427,7 +428,7 @@ static apr_status_t pib_on_flush(ap_filter_t *f, pib_fctx *ctx,
                                  apr_bucket *e)
 {
     if (PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec)) {
-        ctx->paused_at = apr_time_now();    /* see pib_on_data */
+        ctx->paused_at = pi_mono_us();    /* see pib_on_data */
         apr_bucket_delete(e);
         return APR_SUCCESS;
     }

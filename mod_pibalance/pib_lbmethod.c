@@ -55,6 +55,10 @@
 #include "pib_state.h"
 #include "pi_answer.h"
 #include "pi_api.h"
+#include "pi_bodyin.h"
+#include "pi_outcome.h"
+
+PI_OUTCOME_CHECK;
 
 APLOG_USE_MODULE(pibalance);
 
@@ -209,37 +213,45 @@ static void member_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
     pib_view_weigh(v, w->s->lbfactor);
 }
 
-/* Members that were unusable (error, disabled, stopped, draining) and are
- * usable again start their slow start. */
-static void watch_returns(proxy_balancer *b, pib_mstate *states,
-                          unsigned max, uint32_t now)
+/* Members that are unusable now (error, disabled, stopped, draining)
+ * are noted down, once each time: one "member failed" event however many
+ * picks see them so (mod_proxy retries a member in error after its
+ * retry= and makes it usable for that try: usable is not back).  They
+ * come back when they serve again (back_if_down()). */
+static void watch_downs(proxy_balancer *b, pib_mstate *states, unsigned max)
 {
     int i;
 
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
         pib_mstate *st = pib_state_at(states, max, w);
-        int down = !PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w);
 
-        if (st == NULL) {
-            continue;
-        }
-        if (down && pib_ms_note_down(st)) {
+        if (st != NULL && (!PROXY_WORKER_IS_USABLE(w)
+                           || PROXY_WORKER_IS_DRAINING(w))
+            && pib_ms_note_down(st)) {
             pib_event(PI_EVENT_FAILED, b->s->name, w->s->name_ex, 0, 0,
                       PROXY_WORKER_IS_DRAINING(w) ? "draining (Drn)"
                       : (w->s->status & PROXY_WORKER_IN_ERROR) ? "in error"
                       : "disabled or stopped");
-            continue;                   /* newly down */
-        }
-        if (cas32(&st->down, 1, 0)) {
-            forget_failures(st);
-            pib_ms_start_ramp(st, now);
-            pib_event(PI_EVENT_BACK, b->s->name, w->s->name_ex, 0, 0,
-                      "slow start");
-            ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
-                         "pi: %s usable again: slow start", w->s->name_ex);
         }
     }
+}
+
+/* Member w answered, and is usable: if it was noted down, it is back.
+ * What its failures did to the estimate is forgotten (before the answer's
+ * sample is added) and its slow start begins, once. */
+static void back_if_down(const proxy_balancer *b, const proxy_worker *w,
+                         pib_mstate *st, uint32_t now)
+{
+    if (!PROXY_WORKER_IS_USABLE(w) || PROXY_WORKER_IS_DRAINING(w)
+        || !pib_ms_note_up(st)) {
+        return;
+    }
+    forget_failures(st);
+    pib_ms_start_ramp(st, now);
+    pib_event(PI_EVENT_BACK, b->s->name, w->s->name_ex, 0, 0, "slow start");
+    ap_log_error(APLOG_MARK, APLOG_DEBUG, 0, NULL, PIBLOGNO(10205)
+                 "pi: %s serves again: slow start", w->s->name_ex);
 }
 
 typedef struct {
@@ -264,11 +276,14 @@ static int collect_cb(proxy_worker *cur, proxy_worker *prev, void *baton)
 typedef struct {
     proxy_balancer *b;
     proxy_worker *w;
-    apr_time_t start;
+    apr_time_t picked;         /* the pick (pi_mono_us) */
+    apr_time_t start;          /* the member's time began: the pick, or
+                                  the request body in; 0: not yet */
     double decay_s;
     const server_rec *s;       /* for the member's timeout */
     int answered;              /* its sample is taken (headers came) */
     int stamping;              /* the stamp filters are in place */
+    int body_in;               /* the request body is in (or none) */
 } pib_attempt;
 
 /* The timeout mod_proxy gives member w: its timeout=, else ProxyTimeout,
@@ -288,7 +303,7 @@ static uint32_t timeout_ms(const server_rec *s, const proxy_worker *w)
 static void record(pib_attempt *a, int failed)
 {
     pib_mstate *st = pib_state_get(a->b, a->w);
-    apr_time_t now = apr_time_now();
+    apr_time_t now = pi_mono_us(), began;
     uint32_t took, before;
     int compound;
 
@@ -296,20 +311,59 @@ static void record(pib_attempt *a, int failed)
         return;
     }
     pib_ms_answered(st);
-    took = (uint32_t)(now - a->start > 0x7fffffff ? 0x7fffffff
-                      : now < a->start ? 0 : now - a->start);
+    if (!failed) {
+        back_if_down(a->b, a->w, st, pi_now_ms());
+    }
+    began = a->start != 0 ? a->start : a->picked;
+    took = (uint32_t)(now - began > 0x7fffffff ? 0x7fffffff
+                      : now < began ? 0 : now - began);
     before = pib_ms_failed(st);
     /* Right after another failure, this one waited the member's whole
      * timeout (within 10%): no answer at all.  Only then it compounds. */
     compound = pib_fail_compounds(failed, before, took,
                                   timeout_ms(a->s, a->w));
-    pib_ms_add_sample(st, (uint32_t)(now / 1000), took, failed, compound,
+    pib_ms_add_sample(st, pi_now_ms(), took, failed, compound,
                       a->decay_s);
     /* After the estimate: a forget_failures() racing with this sample
      * finds the flag set again, not an estimate it did not clear. */
     if (failed || before != 0) {
         pib_ms_set_failed(st, (uint32_t)failed);
     }
+}
+
+/* The attempt failed by the client's fault (pi_outcome.h): no sample, no
+ * failure; the member waits for nothing any more. */
+static void client_fault(pib_attempt *a)
+{
+    pib_mstate *st = pib_state_get(a->b, a->w);
+
+    if (st != NULL) {
+        pib_ms_answered(st);
+    }
+}
+
+/* The member's time begins: its sample's clock and the silence mark
+ * (once an attempt: at the pick, or when the request body is in). */
+static void begin(pib_attempt *a)
+{
+    pib_mstate *st;
+
+    if (a->w == NULL || a->start != 0) {
+        return;
+    }
+    a->start = pi_mono_us();
+    if ((st = pib_state_get(a->b, a->w)) != NULL) {
+        pib_ms_mark_pick(st, pi_now_ms());
+    }
+}
+
+/* common/pi_bodyin.c: the proxy has read the whole request body. */
+static void body_in(void *baton)
+{
+    pib_attempt *a = baton;
+
+    a->body_in = 1;
+    begin(a);
 }
 
 static pib_attempt *attempt_of(request_rec *r)
@@ -335,6 +389,7 @@ static void answered(pib_attempt *a)
 
 #define PIB_ANSWER_FILTER  "PIB_ANSWERED"
 #define PIB_ANSWER_CFILTER "PIB_ANSWERED_CONN"
+#define PIB_BODYIN_FILTER  "PIB_BODY_IN"
 static ap_filter_rec_t *answer_filter;
 
 /* First in the request's output: the response's first brigade passes
@@ -356,7 +411,8 @@ static void answered_upgrade(void *baton)
     answered(baton);
 }
 
-/* Once a request: the filters that stamp when the node answers. */
+/* Once a request: the filters that stamp when the node answers, and
+ * the one that says when the request body is in. */
 static void add_stamps(request_rec *r, pib_attempt *a)
 {
     if (a->stamping) {
@@ -365,6 +421,7 @@ static void add_stamps(request_rec *r, pib_attempt *a)
     a->stamping = 1;
     ap_add_output_filter_handle(answer_filter, a, r, r->connection);
     pi_answer_watch(r, answered_upgrade, a);
+    a->body_in = pi_bodyin_watch(r, body_in, a) != 0;
 }
 
 pib_req *pib_req_get(request_rec *r, int create)
@@ -398,10 +455,15 @@ static uint32_t stall_of(const server_rec *s, const proxy_worker *w,
     return stall;
 }
 
-/* The member's estimate now (< 0: no sample yet). */
+/* The member's estimate now (< 0: no sample yet).  A member noted down
+ * that mod_proxy offers again (its retry= has passed) is on trial: its
+ * failures do not keep it out, it is weighed as one with no sample (the
+ * median of the others) until it serves (back_if_down()) or fails again
+ * (mod_proxy puts it back in error for another retry period). */
 static double est_of(const pib_mstate *st, uint32_t now, const pib_tuning *t)
 {
-    return st == NULL ? -1.0 : pib_ms_estimate(st, now, t->decay_s);
+    return st == NULL || pib_ms_down(st) ? -1.0
+           : pib_ms_estimate(st, now, t->decay_s);
 }
 
 /* Notes returning members, then fills the candidates; returns how many.
@@ -413,7 +475,7 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
     pib_mstate *states = pib_state_of(b, &max);
     int i;
 
-    watch_returns(b, states, max, now);
+    watch_downs(b, states, max);
     for (i = 0; i < col->n; i++) {
         proxy_worker *w = col->w[i];
         pib_mstate *st = pib_state_at(states, max, w);
@@ -447,7 +509,6 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     pib_cand cand[PIB_MAX_CANDS];
     pib_tuning t;
     pib_attempt *a;
-    pib_mstate *st;
     uint32_t now = pi_now_ms();
     size_t best;
     int i, n;
@@ -471,14 +532,15 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     }
     a->b = balancer;
     a->w = col.w[best];
-    if ((st = pib_state_get(balancer, a->w)) != NULL) {
-        pib_ms_mark_pick(st, now);
-    }
-    a->start = apr_time_now();
+    a->picked = pi_mono_us();
+    a->start = 0;
     a->decay_s = t.decay_s;
     a->s = r->server;
     a->answered = 0;
     add_stamps(r, a);
+    if (a->body_in) {
+        begin(a);
+    }
     ap_log_rerror(APLOG_MARK, APLOG_TRACE1, 0, r,
                   "pi: %s chose %s (in flight %lu, estimate %.0f us,"
                   " weight %.3f)", balancer->s->name, a->w->s->name_ex,
@@ -494,12 +556,16 @@ static int pib_lb_request_status(int *status, request_rec *r)
 {
     pib_req *q = pib_req_get(r, 0);
     pib_attempt *a = q ? q->attempt : NULL;
+    pi_attempt_end end;
 
     if (a != NULL && a->w != NULL) {
-        if (!a->answered) {
-            record(a, !(*status == OK || *status == DONE
-                        || apr_table_get(r->notes, "proxy-error-override")
-                           != NULL));
+        end = pi_attempt_end_of(*status, apr_table_get(r->notes,
+                                    "proxy-error-override") != NULL);
+        if (!a->answered && end == PI_END_CLIENT) {
+            client_fault(a);
+        }
+        else if (!a->answered) {
+            record(a, end == PI_END_FAILED);
         }
         a->w = NULL;
     }
@@ -543,6 +609,7 @@ static int get_member_weight(server_rec *s, proxy_balancer *b,
     pib_tuning t;
     pib_tel tel;
     pib_view v;
+    pib_mstate *st;
     uint32_t now = pi_now_ms();
 
     if (!PI_STAMP_OK(out, PI_MEMBER_WEIGHT_VERSION) || b->lbmethod == NULL
@@ -553,6 +620,9 @@ static int get_member_weight(server_rec *s, proxy_balancer *b,
     member_view(s, b, w, &t, pib_state_get(b, w), now, 0, &tel, &v);
     out->weight = v.weight;
     out->state = pib_view_state_name(&v, is_silent(s, b, w, &t, now));
+    st = pib_state_get(b, w);
+    out->estimate_us = est_of(st, now, &t);
+    out->last_failed = st != NULL && pib_ms_failed(st) != 0;
     return 0;
 }
 
@@ -560,16 +630,19 @@ void pib_lbmethod_register(apr_pool_t *p)
 {
     APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *fn = get_member_weight;
     APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch = pi_answer_watch;
+    APR_OPTIONAL_FN_TYPE(pib_watch_body_in) *body = pi_bodyin_watch;
 
     (void)p;
     apr_dynamic_fn_register("pib_get_member_weight", (apr_opt_fn_t *)fn);
     /* The 101 stamp, for mod_pistats too (pi_api.h). */
     apr_dynamic_fn_register("pib_watch_upgrade_answer",
                             (apr_opt_fn_t *)watch);
+    apr_dynamic_fn_register("pib_watch_body_in", (apr_opt_fn_t *)body);
     answer_filter = ap_register_output_filter(PIB_ANSWER_FILTER,
                                               answer_filter_fn, NULL,
                                               AP_FTYPE_RESOURCE);
     pi_answer_register(PIB_ANSWER_CFILTER);
+    pi_bodyin_register(PIB_BODYIN_FILTER);
     APR_OPTIONAL_HOOK(proxy, request_status, pib_lb_request_status, NULL,
                       NULL, APR_HOOK_MIDDLE);
 }

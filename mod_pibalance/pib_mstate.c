@@ -93,9 +93,25 @@ uint32_t pib_ms_drained(const pib_mstate *st)
 
 int pib_ms_note_down(pib_mstate *st)
 {
+    uint32_t up = 0;
+
     if (PEEK(&st->down) != 0) {
         return 0;
     }
-    STORE(&st->down, 1);
-    return 1;
+    return CAS(&st->down, &up, 1);
+}
+
+uint32_t pib_ms_down(const pib_mstate *st)
+{
+    return PEEK(&st->down);
+}
+
+int pib_ms_note_up(pib_mstate *st)
+{
+    uint32_t down = 1;
+
+    if (PEEK(&st->down) == 0) {
+        return 0;
+    }
+    return CAS(&st->down, &down, 0);
 }

@@ -85,4 +85,12 @@ uint32_t pib_ms_drained(const pib_mstate *st);
  * it was not noted yet, 0 when it was. */
 int pib_ms_note_down(pib_mstate *st);
 
+/* Whether it is noted down (not served since it was seen unusable). */
+uint32_t pib_ms_down(const pib_mstate *st);
+
+/* It served a request while usable: the end of its time down.  Returns
+ * 1 once for each pib_ms_note_down() that returned 1 (compare-and-swap:
+ * one caller of many), 0 when it was not noted down. */
+int pib_ms_note_up(pib_mstate *st);
+
 #endif /* PIB_MSTATE_H */

@@ -216,7 +216,7 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
         /* the energy integral: readings up to three intervals apart (the
          * staleness rule); a longer gap is not integrated */
         pis_energy_add(p->ref.slot, (uint64_t)(apr_time_now() / 1000),
-                       pi_mono_ms(), t->has_power ? t->power_mw : -1,
+                       pi_now_ms(), t->has_power ? t->power_mw : -1,
                        (uint32_t)(apr_time_as_msec(p->interval)
                                   * PIS_TEL_STALE_INTERVALS));
     }
@@ -303,11 +303,11 @@ static int gate_is_closed(void)
 static apr_status_t close_gate(void *data)
 {
     server_rec *s = data;
-    apr_time_t until = apr_time_now() + PIS_PROBE_EXIT_WAIT;
+    apr_time_t until = pi_mono_us() + PIS_PROBE_EXIT_WAIT;
 
     __atomic_store_n(&gate_closed, 1, __ATOMIC_SEQ_CST);
     while (__atomic_load_n(&in_round, __ATOMIC_SEQ_CST)) {
-        if (apr_time_now() >= until) {
+        if (pi_mono_us() >= until) {
             ap_log_error(APLOG_MARK, APLOG_WARNING, 0, s, PISLOGNO(11500)
                          "child exit: the telemetry probe did not end its"
                          " round within %d s (a resolver that hangs?)",
@@ -343,7 +343,7 @@ static void probe_poll(probe_t **ps, int n)
         return;
     }
     for (;;) {
-        apr_time_t now = apr_time_now(), next = 0;
+        apr_time_t now = pi_mono_us(), next = 0;
         int live = 0, ms;
 
         for (i = 0; i < n; i++) {
@@ -457,7 +457,7 @@ static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
                 p->ref = ref;
                 p->name = w->s->name_ex;
                 p->fd = -1;
-                p->started = apr_time_now();
+                p->started = pi_mono_us();
                 p->deadline = p->started + pis_conf_probe_timeout(c);
                 p->interval = interval;
                 if (!probed_scheme(w->s->scheme)) {

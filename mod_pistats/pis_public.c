@@ -5,6 +5,7 @@
 #include "apr_strings.h"
 
 #include "pi_answer.h"
+#include "pi_bodyin.h"
 #include "pis_config.h"
 #include "pis_energy.h"
 #include "pis_public.h"
@@ -12,11 +13,13 @@
 #include "pis_snapshot.h"
 
 #define PIS_STAMP_FILTER "PISTATS_ANSWERED_CONN"
+#define PIS_BODYIN_FILTER "PISTATS_BODY_IN"
 
 static APR_OPTIONAL_FN_TYPE(pib_get_member_weight) *get_weight;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_state) *get_deflate;
 static APR_OPTIONAL_FN_TYPE(pib_deflate_counters) *get_counts;
 static APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch_answer;
+static APR_OPTIONAL_FN_TYPE(pib_watch_body_in) *watch_body;
 static APR_OPTIONAL_FN_TYPE(pib_get_balancer_settings) *get_settings;
 
 /* Version 3's energy fields (a few loads of the slot, no loop). */
@@ -39,8 +42,11 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
 {
     pis_slot *sl;
     pis_tel_shm tel;
-    double interval_s = (double)pis_conf_probe_interval(pis_srv(s))
-                        / APR_USEC_PER_SEC;
+    /* b is probed at its owner's interval (the main server's, for a
+     * balancer s inherited): staleness is judged by that one. */
+    apr_interval_time_t interval
+        = pis_conf_probe_interval(pis_srv(pis_shm_owner(s, b)));
+    double interval_s = (double)interval / APR_USEC_PER_SEC;
 
     if (!PI_STAMP_OK(out, PI_MEMBER_TEL_VERSION)
         || (sl = pis_shm_slot(NULL, s, b, w)) == NULL) {
@@ -61,9 +67,9 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
     out->has_busy = tel.t.has_busy;
     out->busy = tel.t.busy;
     out->own_inflight = tel.own_inflight;
-    out->age_ms = tel.has_any
-                  ? (long)(uint32_t)(pi_now_ms() - tel.ok_ms) : -1;
-    out->interval_ms = (long)(pis_conf_probe_interval(pis_srv(s)) / 1000);
+    out->age_ms = tel.has_any ? (long)pi_age_ms(pi_now_ms(), tel.ok_ms)
+                              : -1;
+    out->interval_ms = (long)(interval / 1000);
     member_energy(sl, &tel, out);
     return 0;
 }
@@ -74,6 +80,7 @@ void pis_public_register(void)
 
     apr_dynamic_fn_register("pis_get_member_tel", (apr_opt_fn_t *)fn);
     pi_answer_register(PIS_STAMP_FILTER);
+    pi_bodyin_register(PIS_BODYIN_FILTER);
 }
 
 /* post_config: look up what mod_pibalance offers (NULL without it). */
@@ -83,6 +90,7 @@ void pis_public_bind(void)
     get_deflate = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_state);
     get_counts = APR_RETRIEVE_OPTIONAL_FN(pib_deflate_counters);
     watch_answer = APR_RETRIEVE_OPTIONAL_FN(pib_watch_upgrade_answer);
+    watch_body = APR_RETRIEVE_OPTIONAL_FN(pib_watch_body_in);
     get_settings = APR_RETRIEVE_OPTIONAL_FN(pib_get_balancer_settings);
 }
 
@@ -92,16 +100,24 @@ int pis_watch_upgrade_answer(request_rec *r, pi_answer_fn *fn, void *baton)
                                 : pi_answer_watch(r, fn, baton);
 }
 
-void pis_fill_weight(request_rec *r, proxy_balancer *b, proxy_worker *w,
+int pis_watch_body_in(request_rec *r, pi_bodyin_fn *fn, void *baton)
+{
+    return watch_body != NULL ? watch_body(r, fn, baton)
+                              : pi_bodyin_watch(r, fn, baton);
+}
+
+void pis_fill_weight(server_rec *s, proxy_balancer *b, proxy_worker *w,
                      pis_member_snap *m)
 {
     pi_member_weight mw;
 
     PI_STAMP_INIT(&mw, PI_MEMBER_WEIGHT_VERSION);
-    if (get_weight != NULL && get_weight(r->server, b, w, &mw) == 0) {
+    if (get_weight != NULL && get_weight(s, b, w, &mw) == 0) {
         m->has_weight = 1;
         m->weight = mw.weight;
         m->thermal_state = mw.state ? mw.state : "";
+        m->estimate_us = mw.estimate_us;
+        m->last_failed = mw.last_failed;
     }
 }
 

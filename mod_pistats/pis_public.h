@@ -38,4 +38,8 @@ void pis_deflate_adaptive(pis_snap *snap);
  * when it is loaded, else this module's own copy.  Returns 0 or -1. */
 int pis_watch_upgrade_answer(request_rec *r, pi_answer_fn *fn, void *baton);
 
+/* pib_watch_body_in()'s contract (pi_api.h): through mod_pibalance's
+ * filter when it is loaded, else this module's own copy. */
+int pis_watch_body_in(request_rec *r, pi_bodyin_fn *fn, void *baton);
+
 #endif /* PIS_PUBLIC_H */

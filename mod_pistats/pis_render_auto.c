@@ -153,6 +153,7 @@ static void member_traffic(pis_out *o, const char *prefix,
         kv_u64(o, prefix, cls[i], m->status_class[i]);
     }
     kv_u64(o, prefix, "ProxyErrors", m->proxy_errors);
+    kv_u64(o, prefix, "ClientErrors", m->client_errors);
     kv_u64(o, prefix, "BytesIn", m->bytes_in);
     kv_u64(o, prefix, "BytesOut", m->bytes_out);
     kv_fix(o, prefix, "Rate1s", m->rate1, 3);
@@ -180,6 +181,8 @@ static void member(pis_out *o, unsigned b, unsigned w,
     if (m->has_weight) {
         kv_fix(o, prefix, "Weight", m->weight, 2);
         kv_str(o, prefix, "ThermalState", m->thermal_state);
+        kv_fix(o, prefix, "EstimateMs", m->estimate_us / 1000, 3);
+        kv_u64(o, prefix, "LastAttemptFailed", m->last_failed ? 1 : 0);
     }
     member_traffic(o, prefix, m);
     member_probe(o, prefix, m);

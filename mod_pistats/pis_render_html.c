@@ -288,7 +288,7 @@ static void td_weight(pis_out *o, const pis_member_snap *m)
 
 static void td_traffic(pis_out *o, const pis_member_snap *m)
 {
-    char title[96];
+    char title[128];
     uint64_t errors = m->status_class[4] + m->proxy_errors;
     double rates[3], pct[3];
 
@@ -299,8 +299,8 @@ static void td_traffic(pis_out *o, const pis_member_snap *m)
     td_three(o, "Req/s 1/10/60 s", rates, 1, 1);
     td_u64(o, "Total", m->requests);
     snprintf(title, sizeof(title), "5xx from the node %" PRIu64
-             ", proxy errors %" PRIu64, m->status_class[4],
-             m->proxy_errors);
+             ", proxy errors %" PRIu64 "; not counted: client errors %"
+             PRIu64, m->status_class[4], m->proxy_errors, m->client_errors);
     pis_put(o, errors ? "<td data-l=\"Errors\" class=\"err\" title=\""
                       : "<td data-l=\"Errors\" title=\"");
     pis_put_html(o, title);

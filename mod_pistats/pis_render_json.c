@@ -173,6 +173,7 @@ static void put_traffic(pis_jw *w, const pis_member_snap *m)
     }
     jw_close(w, "}");
     jw_u64(w, "proxy_errors", m->proxy_errors);
+    jw_u64(w, "client_errors", m->client_errors);
     jw_u64(w, "bytes_in", m->bytes_in);
     jw_u64(w, "bytes_out", m->bytes_out);
     jw_key(w, "rate");
@@ -288,6 +289,14 @@ static void put_member(pis_jw *w, const pis_member_snap *m)
     jw_num(w, "lbfactor", 1, m->lbfactor / 100.0);
     jw_num(w, "weight", m->has_weight, m->weight);
     jw_str(w, "thermal_state", m->has_weight ? m->thermal_state : NULL);
+    jw_num(w, "estimate_ms", m->has_weight && m->estimate_us >= 0,
+           m->estimate_us / 1000);
+    if (m->has_weight) {
+        jw_bool(w, "last_attempt_failed", m->last_failed);
+    }
+    else {
+        jw_str(w, "last_attempt_failed", NULL);
+    }
     put_traffic(w, m);
     put_latency(w, m);
     put_histogram(w, m);

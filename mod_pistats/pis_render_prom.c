@@ -8,6 +8,7 @@
  *   pistats_member_requests_total          | counter   | member
  *   pistats_member_http_responses_total    | counter   | member, code
  *   pistats_member_proxy_errors_total      | counter   | member
+ *   pistats_member_client_errors_total     | counter   | member
  *   pistats_member_received_bytes_total    | counter   | member
  *   pistats_member_sent_bytes_total        | counter   | member
  *   pistats_member_inflight_requests       | gauge     | member
@@ -16,7 +17,8 @@
  *   pistats_member_response_time_percentile_seconds
  *                                          | gauge     | member, percentile
  *   pistats_member_response_time_ewma_seconds  gauge   | member
- *   pistats_member_lbfactor, _weight, _usable  gauge   | member
+ *   pistats_member_lbfactor, _weight, _estimate_seconds, _usable
+ *                                          | gauge     | member
  *   pistats_member_thermal_state           | gauge     | member, state
  *   pistats_member_telemetry_age_seconds, _stale gauge | member
  *   pistats_member_power_watts             | gauge     | member
@@ -116,6 +118,12 @@ static void get_perr(const pis_member_snap *m, unsigned i, pis_pval *v)
     set_u(v, m->proxy_errors);
 }
 
+static void get_cerr(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_u(v, m->client_errors);
+}
+
 static void get_bin(const pis_member_snap *m, unsigned i, pis_pval *v)
 {
     (void)i;
@@ -158,6 +166,14 @@ static void get_lbf(const pis_member_snap *m, unsigned i, pis_pval *v)
 {
     (void)i;
     set_d(v, m->lbfactor / 100.0, 0);
+}
+
+static void get_estimate(const pis_member_snap *m, unsigned i,
+                         pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->estimate_us / 1e6, 1);
+    v->known = v->known && m->has_weight;
 }
 
 static void get_weight(const pis_member_snap *m, unsigned i, pis_pval *v)
@@ -275,6 +291,9 @@ static const pis_family pis_traffic[] = {
     { "pistats_member_proxy_errors_total", "counter",
       "502, 503 and 504 responses made by the proxy itself.",
       NULL, NULL, 1, get_perr, NULL },
+    { "pistats_member_client_errors_total", "counter",
+      "Requests the client broke (aborted, garbled or stalled body).",
+      NULL, NULL, 1, get_cerr, NULL },
     { "pistats_member_received_bytes_total", "counter",
       "Body bytes received from the member.", NULL, NULL, 1, get_bin, NULL },
     { "pistats_member_sent_bytes_total", "counter",
@@ -301,6 +320,9 @@ static const pis_family pis_state[] = {
     { "pistats_member_weight", "gauge",
       "Effective weight given by mod_pibalance, loadfactor units.",
       NULL, NULL, 1, get_weight, NULL },
+    { "pistats_member_estimate_seconds", "gauge",
+      "Response-time estimate lbmethod pi picks by.",
+      NULL, NULL, 1, get_estimate, NULL },
     { "pistats_member_thermal_state", "gauge",
       "1 for the state lbmethod pi gives the member, 0 for the others.",
       "state", pis_tstates, 7, get_tstate, NULL },

@@ -67,9 +67,14 @@ int pis_shm_inherited(server_rec *s, proxy_balancer *b)
     return 0;
 }
 
+server_rec *pis_shm_owner(server_rec *s, proxy_balancer *b)
+{
+    return pis_shm_inherited(s, b) ? ap_server_conf : s;
+}
+
 const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b)
 {
-    server_rec *owner = pis_shm_inherited(s, b) ? ap_server_conf : s;
+    server_rec *owner = pis_shm_owner(s, b);
 
     return apr_pstrcat(p, server_id(p, owner), "|", b->s->name, "|", NULL);
 }
@@ -80,7 +85,7 @@ const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b)
 static const char *key_into(char *buf, server_rec *s, proxy_balancer *b,
                             proxy_worker *w)
 {
-    server_rec *owner = pis_shm_inherited(s, b) ? ap_server_conf : s;
+    server_rec *owner = pis_shm_owner(s, b);
     apr_port_t port = owner->port;
     apr_ssize_t len;
 
@@ -132,7 +137,7 @@ static apr_status_t create(server_rec *s, unsigned capacity,
         return rv;
     }
     memset(apr_shm_baseaddr_get(*out), 0, size);
-    pis_table_init(apr_shm_baseaddr_get(*out), capacity, pi_now_s());
+    pis_table_init(apr_shm_baseaddr_get(*out), capacity, pi_mono_s());
     apr_pool_userdata_set(*out, PIS_USERDATA, apr_pool_cleanup_null, proc);
     return APR_SUCCESS;
 }

@@ -58,6 +58,11 @@ void pis_shm_finish(const pis_slot_ref *ref, const pis_sample *x);
 const char *pis_shm_key(apr_pool_t *p, server_rec *s, proxy_balancer *b,
                         proxy_worker *w);
 int pis_shm_inherited(server_rec *s, proxy_balancer *b);
+
+/* The server that owns balancer b as seen from server s: the main server
+ * for a balancer s inherited, else s.  Its settings say how b is probed
+ * (PiStatsProbeInterval: telemetry's staleness), its name keys b's slots. */
+server_rec *pis_shm_owner(server_rec *s, proxy_balancer *b);
 const char *pis_shm_prefix(apr_pool_t *p, server_rec *s, proxy_balancer *b);
 
 /* mod_proxy's configuration of s, or NULL without mod_proxy. */

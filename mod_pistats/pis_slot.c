@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "pi_clock.h"
 #include "pis_slot.h"
 
 #define LOAD(p)        __atomic_load_n((p), __ATOMIC_ACQUIRE)
@@ -84,6 +85,12 @@ void pis_slot_finish(pis_slot *s, const pis_sample *x)
 
     ADD(&s->finished, 1);
     pi_ctr_add(&s->requests, 1);
+    ADD(&ring_entry(s, x->now_s)->requests, 1);
+    if (x->client_error) {
+        /* The client's time, not a response time of the member's. */
+        pi_ctr_add(&s->client_errors, 1);
+        return;
+    }
     if (x->proxy_error) {
         pi_ctr_add(&s->proxy_errors, 1);
     }
@@ -95,7 +102,6 @@ void pis_slot_finish(pis_slot *s, const pis_sample *x)
     pi_ctr_add(&s->hist[b], 1);
     pi_ctr_add(&s->hist_sum_us, x->dur_us);
     ADD(&window(s, x->now_s)->counts[b], 1);
-    ADD(&ring_entry(s, x->now_s)->requests, 1);
     ewma_update(s, x->now_ms, x->dur_us);
 }
 
@@ -231,7 +237,7 @@ void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out)
 
 double pis_tel_age_s(const pis_tel_shm *tel, uint32_t now_ms)
 {
-    return tel->has_any ? (double)(uint32_t)(now_ms - tel->ok_ms) / 1000.0
+    return tel->has_any ? (double)pi_age_ms(now_ms, tel->ok_ms) / 1000.0
                         : -1.0;
 }
 

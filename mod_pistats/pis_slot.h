@@ -112,6 +112,7 @@ typedef struct {
     pi_ctr64 requests;
     pi_ctr64 status_class[5];
     pi_ctr64 proxy_errors;
+    pi_ctr64 client_errors;       /* the client broke the request */
     pi_ctr64 bytes_in, bytes_out;
     pi_ctr64 hist[PIS_HIST_BUCKETS];
     pi_ctr64 hist_sum_us;
@@ -132,6 +133,9 @@ typedef struct {
     uint32_t dur_us;              /* response time */
     int status;                   /* HTTP status the node answered, or 0 */
     int proxy_error;              /* the proxy made the error itself */
+    int client_error;             /* the client broke the request (its
+                                   * body: common/pi_outcome.h): no
+                                   * response time, not the member's */
     uint32_t bytes_in, bytes_out;
 } pis_sample;
 
@@ -165,8 +169,10 @@ void pis_slot_tel_read(const pis_slot *s, pis_tel_shm *out);
 /* The staleness rule of node telemetry, for /pi-status and for lbmethod
  * "pi" alike: telemetry is stale when it has no good reading, or none
  * within PIS_TEL_STALE_INTERVALS probe intervals.
- * pis_tel_age_s: seconds from tel's last good reading to now_ms (the
- * clock wraps: taken unsigned), -1 when it never had one.
+ * pis_tel_age_s: seconds from tel's last good reading to now_ms, both
+ * of pi_now_ms() (monotonic; taken signed by pi_age_ms(): a reading
+ * stored after the caller read its clock is 0 s old, not 49 days), -1
+ * when it never had one.
  * pis_tel_stale: the rule, for such an age. */
 #define PIS_TEL_STALE_INTERVALS 3
 double pis_tel_age_s(const pis_tel_shm *tel, uint32_t now_ms);

@@ -42,12 +42,15 @@ typedef struct {
     int has_weight;
     double weight;                 /* effective weight, loadfactor units */
     const char *thermal_state;     /* e.g. "ok", "warm", "drained", "stale" */
+    double estimate_us;            /* the pick's estimate; < 0: none */
+    int last_failed;               /* its last attempt failed */
 
     /* Traffic. */
     uint32_t inflight;
     uint64_t requests;             /* finished requests */
     uint64_t status_class[5];      /* node responses 1xx .. 5xx */
     uint64_t proxy_errors;         /* 502/503/504 made by the proxy */
+    uint64_t client_errors;        /* the client broke the request */
     uint64_t bytes_in;             /* body bytes received from the node */
     uint64_t bytes_out;            /* body bytes sent to the client */
     double rate1, rate10, rate60;  /* requests/s over the last 1/10/60 s */

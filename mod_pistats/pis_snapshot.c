@@ -55,6 +55,7 @@ static void fill_traffic(pis_member_snap *m, const pis_slot *sl,
         m->status_class[i] = pi_ctr_read(&sl->status_class[i]);
     }
     m->proxy_errors = pi_ctr_read(&sl->proxy_errors);
+    m->client_errors = pi_ctr_read(&sl->client_errors);
     m->bytes_in = pi_ctr_read(&sl->bytes_in);
     m->bytes_out = pi_ctr_read(&sl->bytes_out);
     m->rate1 = pis_slot_rate(sl, now_s, 1);
@@ -95,7 +96,7 @@ static void fill_telemetry(apr_pool_t *p, pis_member_snap *m,
                      m->temp_hist);
 }
 
-static void fill_member(request_rec *r, pis_member_snap *m,
+static void fill_member(request_rec *r, server_rec *s, pis_member_snap *m,
                         proxy_balancer *b, proxy_worker *w,
                         const pis_slot *sl, double interval_s)
 {
@@ -109,7 +110,7 @@ static void fill_member(request_rec *r, pis_member_snap *m,
     m->p50_us = m->p95_us = m->p99_us = m->ewma_us = -1;
     m->tel_age_s = -1;
     if (w != NULL) {
-        pis_fill_weight(r, b, w, m);
+        pis_fill_weight(s, b, w, m);
     }
     if (sl != NULL) {
         fill_traffic(m, sl, pi_now_s());
@@ -153,7 +154,8 @@ static void add_runtime_members(request_rec *r, server_rec *s,
                           sl->key + plen) == 0;
         }
         if (!seen) {
-            fill_member(r, apr_array_push(members), b, NULL, sl, interval_s);
+            fill_member(r, s, apr_array_push(members), b, NULL, sl,
+                        interval_s);
         }
     }
 }
@@ -178,7 +180,7 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
 
-        fill_member(r, apr_array_push(members), b, w,
+        fill_member(r, s, apr_array_push(members), b, w,
                     pis_shm_slot(r->pool, s, b, w), interval_s);
     }
     pis_fill_settings(s, b, bs);
@@ -209,7 +211,7 @@ void pis_snapshot(request_rec *r, const pis_telemetry *self, pis_snap *snap)
     snap->self = *self;
     snap->server_version = ap_get_server_banner();
     snap->now = (double)apr_time_now() / APR_USEC_PER_SEC;
-    snap->uptime_s = t ? pi_now_s() - t->start_s : 0;
+    snap->uptime_s = t ? pi_mono_s() - t->start_s : 0;
     snap->probe_interval_s = pis_probe_active()
         ? (double)pis_conf_probe_interval(pis_srv(r->server))
           / APR_USEC_PER_SEC : 0;

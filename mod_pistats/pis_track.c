@@ -27,6 +27,8 @@
 #include "util_filter.h"
 #include "mod_proxy.h"
 
+#include "pi_clock.h"
+#include "pi_outcome.h"
 #include "pis_config.h"
 #include "pis_log.h"
 #include "pis_public.h"
@@ -35,11 +37,18 @@
 
 APLOG_USE_MODULE(pistats);
 
+PI_OUTCOME_CHECK;
+
 #define PIS_COUNT_FILTER "PISTATS_COUNT"
 
 typedef struct {
     pis_slot_ref ref;              /* attempt in progress: slot != NULL */
-    apr_time_t start;
+    apr_time_t picked;             /* the attempt began */
+    apr_time_t start;              /* the member's time began: then, or
+                                    * when the request body was in; 0:
+                                    * not yet */
+    int body_watch;                /* the body-in watcher is set */
+    int body_in;                   /* the request body is in (or none) */
     apr_time_t answered;           /* the node's headers came, or 0 */
     apr_off_t bytes_in;            /* body bytes from the node */
     int conn_stamp;                /* the connection's stamp filter is in */
@@ -61,25 +70,29 @@ static uint32_t clamp32(apr_off_t v)
     return v < 0 ? 0 : v > 0xffffffffLL ? 0xffffffffU : (uint32_t)v;
 }
 
-/* Ends the attempt in progress. */
-static void finish(request_rec *r, pis_req *q, int status, int proxy_error)
+/* Ends the attempt in progress: the node's status, or (status 0) a
+ * proxy error, or the client's fault (pi_outcome.h). */
+static void finish(request_rec *r, pis_req *q, int status, int proxy_error,
+                   int client_error)
 {
+    apr_time_t began = q->start != 0 ? q->start : q->picked;
     pis_sample x;
-    apr_time_t now = apr_time_now();
+    apr_time_t now = pi_mono_us();
 
     if (q->ref.slot == NULL) {
         return;
     }
-    x.now_s = (uint32_t)apr_time_sec(now);
-    x.now_ms = (uint32_t)(now / 1000);
+    x.now_s = pi_now_s();              /* names the second of the rings */
+    x.now_ms = pi_now_ms();
     /* The response time is how long the node took to start answering,
      * never how long its body, a stream or a tunnel lasted. */
     if (q->answered != 0) {
         now = q->answered;
     }
-    x.dur_us = clamp32(now > q->start ? now - q->start : 0);
+    x.dur_us = clamp32(now > began ? now - began : 0);
     x.status = status;
     x.proxy_error = proxy_error;
+    x.client_error = client_error;
     x.bytes_in = proxy_error ? 0 : clamp32(q->bytes_in);
     x.bytes_out = proxy_error ? 0 : clamp32(r->bytes_sent);
     pis_shm_finish(&q->ref, &x);
@@ -95,7 +108,7 @@ static apr_status_t finish_on_cleanup(void *data)
     pis_req *q = req_state(r, 0);
 
     if (q != NULL && q->ref.slot != NULL) {
-        finish(r, q, 0, 1);
+        finish(r, q, 0, 1, 0);
     }
     return APR_SUCCESS;
 }
@@ -104,7 +117,7 @@ static apr_status_t finish_on_cleanup(void *data)
 static void stamp(pis_req *q)
 {
     if (q != NULL && q->ref.slot != NULL && q->answered == 0) {
-        q->answered = apr_time_now();
+        q->answered = pi_mono_us();
     }
 }
 
@@ -124,6 +137,26 @@ static void add_conn_stamp(request_rec *r, pis_req *q)
     }
     q->conn_stamp = 1;
     pis_watch_upgrade_answer(r, stamp_upgrade, q);
+}
+
+/* The request body is in (common/pi_bodyin.c): the member's time begins
+ * for the attempt in progress. */
+static void body_in(void *baton)
+{
+    pis_req *q = baton;
+
+    q->body_in = 1;
+    if (q->ref.slot != NULL && q->start == 0) {
+        q->start = pi_mono_us();
+    }
+}
+
+static void watch_body(request_rec *r, pis_req *q)
+{
+    if (!q->body_watch) {
+        q->body_watch = 1;
+        q->body_in = pis_watch_body_in(r, body_in, q) != 0;
+    }
 }
 
 static int track_attempt(request_rec *r, proxy_worker *worker,
@@ -146,17 +179,19 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
     }
     q = req_state(r, 1);
     if (q->ref.slot != NULL) {
-        finish(r, q, 0, 1);            /* the previous attempt failed */
+        finish(r, q, 0, 1, 0);         /* the previous attempt failed */
     }
     else {
         apr_pool_cleanup_register(r->pool, r, finish_on_cleanup,
                                   apr_pool_cleanup_null);
     }
     q->ref = ref;
-    q->start = apr_time_now();
+    q->picked = pi_mono_us();
     q->answered = 0;
     q->bytes_in = 0;
     add_conn_stamp(r, q);
+    watch_body(r, q);
+    q->start = q->body_in ? q->picked : 0;
     pis_shm_start(&ref);
     return DECLINED;
 }
@@ -165,18 +200,22 @@ static int track_attempt(request_rec *r, proxy_worker *worker,
 static int track_done(int *status, request_rec *r)
 {
     pis_req *q = req_state(r, 0);
+    int overridden = apr_table_get(r->notes, "proxy-error-override") != NULL;
 
     if (q == NULL || q->ref.slot == NULL) {
         return DECLINED;
     }
-    if (*status == OK || *status == DONE) {
-        finish(r, q, r->status, 0);
-    }
-    else if (apr_table_get(r->notes, "proxy-error-override") != NULL) {
-        finish(r, q, *status, 0);      /* the node's status, its page ours */
-    }
-    else {
-        finish(r, q, *status, 1);
+    switch (pi_attempt_end_of(*status, overridden)) {
+    case PI_END_ANSWERED:
+        /* the node's status; with ProxyErrorOverride, its page ours */
+        finish(r, q, *status == OK || *status == DONE ? r->status : *status,
+               0, 0);
+        break;
+    case PI_END_CLIENT:
+        finish(r, q, *status, 0, 1);
+        break;
+    default:
+        finish(r, q, *status, 1, 0);
     }
     return DECLINED;
 }

@@ -1,8 +1,10 @@
 package PiResponder;
-# Minimal non-HTTP backends for t/offload/nonhttp.t: what the FastCGI and
-# AJP13 responders (t/bin/fcgi-responder.pl, t/bin/ajp-responder.pl) share
-# -- the page they serve, a bounded single-process event loop -- and the
-# helpers a .t file uses to start and stop them.  Perl core only.
+# Minimal backends the tests start themselves: the FastCGI and AJP13
+# responders of t/offload/nonhttp.t (t/bin/fcgi-responder.pl,
+# t/bin/ajp-responder.pl) and the plain HTTP node of the member and
+# client fault tests (t/bin/http-responder.pl).  What they share -- the
+# page, a bounded single-process event loop -- and the helpers a .t file
+# uses to start and stop them.  Perl core only.
 use strict;
 use warnings;               # not fatal: a responder goes on
 
@@ -97,9 +99,10 @@ sub serve {
 # ---- for the .t files ------------------------------------------------------
 
 # Starts t/bin/$kind-responder.pl on $port for at most $seconds, its log in
-# $log; returns its pid once it accepts connections (dies otherwise).
+# $log, with @args after its own; returns its pid once it accepts
+# connections (dies otherwise).
 sub start {
-    my ($t_dir, $kind, $port, $seconds, $log) = @_;
+    my ($t_dir, $kind, $port, $seconds, $log, @args) = @_;
     my $script = "$t_dir/bin/$kind-responder.pl";
     my $parent = $$;
     my $pid = fork;
@@ -107,7 +110,8 @@ sub start {
     if ($pid == 0) {
         open STDOUT, '>>', $log or POSIX::_exit(1);
         open STDERR, '>>', $log or POSIX::_exit(1);
-        exec($^X, $script, $port, $seconds, $parent) or POSIX::_exit(1);
+        exec($^X, $script, $port, $seconds, $parent, @args)
+            or POSIX::_exit(1);
     }
     my $end = Time::HiRes::time() + 10;
     while (Time::HiRes::time() < $end) {

@@ -36,11 +36,12 @@ sub wait_until {
 }
 
 # Starts httpd with $body after the module lines (@PORT2@ in it: a
-# second free port).  Returns a handle { port, port2, dir, rc, out }: rc != 0 when httpd refused to start (out says
+# second free port), with the environment variables of %opt{env} set for
+# it (and its children).  Returns a handle { port, port2, dir, rc, out }: rc != 0 when httpd refused to start (out says
 # why), else the server answers on 127.0.0.1:port (waited for, at most
 # 30 s).
 sub standalone_start {
-    my ($body) = @_;
+    my ($body, %opt) = @_;
     my $vars = Apache::Test::config()->{vars};
     my $apxs = $vars->{apxs} || 'apxs';
     chomp(my $libexec = `$apxs -q LIBEXECDIR`);
@@ -75,7 +76,10 @@ MaxRequestWorkers 4
 $body
 CONF
     close $fh;
-    my $out = `"$vars->{httpd}" -f "$dir/httpd.conf" -k start 2>&1`;
+    my $out = do {
+        local %ENV = (%ENV, %{ $opt{env} // {} });
+        `"$vars->{httpd}" -f "$dir/httpd.conf" -k start 2>&1`;
+    };
     my $h = { port => $port, port2 => $port2, dir => $dir, rc => $? >> 8, out => $out,
               httpd => $vars->{httpd} };
     return $h if $h->{rc} != 0;

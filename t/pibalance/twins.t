@@ -13,7 +13,7 @@ use JSON::PP ();
 use lib 't/lib';
 use PiTest qw(status_json wait_for);
 
-plan tests => 13, need_module 'pistats', 'pibalance', 'proxy_balancer';
+plan tests => 14, need_module 'pistats', 'pibalance', 'proxy_balancer';
 
 my $vars = Apache::Test::vars();
 my $cfg = Apache::Test::config();
@@ -115,6 +115,15 @@ ok t_cmp(defined $s, 1, 'trailing slash: the section\'s PiBalanceThermal');
 Apache::TestRequest::module('twinhost');
 ok t_cmp(GET('/slash/page.html')->header('X-Node') // '', 'grow2',
          'all hot: still served');
+# The main server's page tells the virtual host's balancer as that host
+# does: its member's state and telemetry are looked up as the host's
+# (issue 28 item 5), not as if the main server owned it.
+my $ms = member_of(by_vhost(main_doc(), 'balancer://slash')->{$vh // ''},
+                   $port{grow2});
+ok t_cmp(join(' ', $ms ? ($ms->{thermal_state} // 'none',
+                          $ms->{telemetry_stale} ? 'stale' : 'fresh')
+                       : 'missing'),
+         'drained fresh', "the main page: slash's grow2 drained, fresh");
 
 # Prometheus on the main page: the two balancer://twin are told apart by
 # a vhost label (the member of the same URL is in both), never the same

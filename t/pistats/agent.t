@@ -1,8 +1,12 @@
 # pi-telemetry-agent (agent/): serves the same telemetry text as
 # mod_pistats' node handler for the same sensor fixtures, is probed by the
 # master like an Apache node, answers bad requests 400/404/405 and
-# survives them, is not held by a silent or slow client beyond its
-# --timeout, and in --write mode replaces its file atomically.
+# survives them, ignores empty lines before a request line, is not held
+# by a silent or slow client beyond its --timeout, listens on IPv4 and
+# IPv6 for *:PORT, gives up root for nobody unless told --user root, and
+# in --write mode replaces its file atomically through a file of its
+# own, never through a planted symlink.  Hostile clients in numbers:
+# agent_hostile.t.
 use strict;
 use warnings FATAL => 'all';
 
@@ -17,93 +21,56 @@ use POSIX qw(WNOHANG);
 use Time::HiRes qw(sleep time);
 use lib 't/lib';
 use PiTest qw(node_get status_json telemetry wait_for);
+use PiAgent qw(agent_bin agent_start agent_stop agent_pid agent_err
+               agent_wait agent_port agent_ports agent_raw status_of body_of
+               slurp have_ipv6 nobody);
 
-plan tests => 53, need_module 'pistats', 'proxy_balancer';
+plan tests => 79, need_module 'pistats', 'proxy_balancer';
 
 my $vars  = Apache::Test::config()->{vars};
-my $agent = "$vars->{top_dir}/agent/pi-telemetry-agent";
+my $agent = agent_bin();
 my $fix   = "$vars->{serverroot}/fixtures/node2";
 my $tmp   = "$vars->{serverroot}/tmp/agent";
 my @keys  = qw(Node TemperatureC Throttled Load1 CPUs MemAvailableKB UptimeS);
 my $TIMEOUT = 1;                          # the agents' --timeout, s
-my %pids;
+my $ROOT  = $> == 0;                      # then the agent drops to nobody
+my ($NOBODY_UID, $NOBODY_GID) = nobody();
 
 remove_tree($tmp);
 make_path($tmp);
 
-# Starts the agent with @args, stderr to $tmp/$name.err; returns its pid.
-sub start_agent {
-    my ($name, @args) = @_;
-    my $pid = fork;
-    die "fork: $!" unless defined $pid;
-    if ($pid == 0) {
-        open STDERR, '>', "$tmp/$name.err" or POSIX::_exit(126);
-        open STDOUT, '>', '/dev/null';
-        { exec $agent, @args }
-        POSIX::_exit(127);
-    }
-    $pids{$name} = $pid;
-    return $pid;
-}
+sub start_agent { return agent_start($tmp, @_) }
+sub stop_agent  { return agent_stop(@_) }
+sub read_file   { return slurp(@_) }
 
-# Stops an agent: SIGTERM, then waits at most 10 s; returns its exit
-# status (-1: still running, then killed).
-sub stop_agent {
-    my ($name) = @_;
-    my $pid = delete $pids{$name} or return -1;
-    kill 'TERM', $pid;
-    my $end = time + 10;
-    while (time < $end) {
-        return $? if waitpid($pid, WNOHANG) == $pid;
-        sleep 0.05;
-    }
-    kill 'KILL', $pid;
-    waitpid($pid, 0);
-    return -1;
-}
-END { stop_agent($_) for keys %pids }
-
-sub read_file {
-    my ($f) = @_;
-    open my $fh, '<', $f or return undef;
-    local $/;
-    return scalar <$fh>;
-}
-
-# The port an agent logged ("listening on 127.0.0.1:PORT"), within 20 s.
-sub bound_port {
-    my ($name) = @_;
-    return wait_for(20, 0.05, sub {
-        my $e = read_file("$tmp/$name.err") // '';
-        return $e =~ /listening on 127\.0\.0\.1:(\d+)/ ? $1 : undef;
-    });
-}
-
-# Sends $raw to the agent at $port, returns (answer, seconds taken).
-sub raw {
-    my ($port, $raw) = @_;
-    my $t0 = time;
-    my $s = IO::Socket::INET->new(PeerAddr => '127.0.0.1', PeerPort => $port,
-                                  Timeout => 10) or return ('', time - $t0);
-    print $s $raw;
-    my ($ans, $end) = ('', time + 20);
-    my $sel = IO::Select->new($s);
-    while (time < $end) {
-        last unless $sel->can_read($end - time);
-        my $n = sysread($s, $ans, 65536, length $ans);
-        last unless $n;
-    }
-    close $s;
-    return ($ans, time - $t0);
-}
-
-sub status_of { return $_[0] =~ m{^HTTP/1\.1 (\d{3}) } ? $1 : 0 }
-sub body_of   { my ($a) = @_; $a =~ s/^.*?\r\n\r\n//s; return $a }
+# Sends $raw to the agent at 127.0.0.1:$port, returns (answer, seconds).
+sub raw { return agent_raw('127.0.0.1', @_) }
 
 # The text's "Key: value" pairs in order, as [key, value] pairs.
 sub pairs {
     return [ map { /^([^:]+): (.*)$/ ? [$1, $2] : ['?', $_] }
              split /\n/, $_[0] ];
+}
+
+# A directory the agent may write: as root it runs as nobody.
+sub agent_dir {
+    my ($d) = @_;
+    make_path($d);
+    chown $NOBODY_UID, $NOBODY_GID, $d if $ROOT && defined $NOBODY_UID;
+    return $d;
+}
+
+# What an agent logged, without the line saying whom it runs as.
+sub err_of {
+    return join '', grep { !/: running as user \S+ \(uid \d+\)$/ }
+                    split /^/, agent_err($_[0]);
+}
+
+# The uid a process runs as (/proc/PID/status), or -1.
+sub uid_of {
+    my ($pid) = @_;
+    my $st = read_file("/proc/$pid/status") // '';
+    return $st =~ /^Uid:\s+(\d+)/m ? $1 : -1;
 }
 
 # ---- 1. the same text as mod_pistats' node handler ----------------------
@@ -119,7 +86,7 @@ start_agent('main', '--listen', "127.0.0.1:$mport", '--node', 'node2',
             '--thermal-zone', "$fix/thermal_zone*/temp",
             '--throttled-file', "$fix/get_throttled",
             '--timeout', $TIMEOUT);
-my $port = bound_port('main') // 0;
+my $port = agent_port('main');
 ok t_cmp($port, $mport, 'the agent listens on the member port');
 
 my ($ans) = raw($port, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
@@ -206,9 +173,16 @@ ok t_cmp($ans, qr/\r\nAllow: GET, HEAD\r\n/, '405 names the methods');
 ($ans) = raw($port, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
 ok t_cmp(status_of($ans), 200, 'the agent survives bad requests');
 
+# Empty lines before the request line are ignored (RFC 9112 2.2).
+($ans) = raw($port, "\r\nGET /pi-status?auto HTTP/1.0\r\n\r\n");
+ok t_cmp(status_of($ans) . '|' . (body_of($ans) =~ /^Node: node2\n/ ? 1 : 0),
+         '200|1', 'a CRLF before the request line: ignored');
+($ans) = raw($port, "\r\n\n\r\nHEAD /pi-status?auto HTTP/1.1\r\n\r\n");
+ok t_cmp(status_of($ans), 200, 'three empty lines before it: ignored');
+
 # A client that connects and sends nothing, and one that sends a byte
-# every 0.2 s: each holds the agent for at most --timeout; the next
-# client is answered.
+# every 0.2 s: neither delays the next client, and each is closed at its
+# head deadline (--timeout 1 here caps --head-timeout).
 for my $kind ('silent', 'slow') {
     my $hold = IO::Socket::INET->new(PeerAddr => '127.0.0.1',
                                      PeerPort => $port, Timeout => 10);
@@ -257,6 +231,13 @@ my $out = `'$agent' --listen 127.0.0.1 2>&1`;
 ok t_cmp($? >> 8, 2, 'a bad --listen exits 2');
 ok t_cmp($out, qr/--listen '127\.0\.0\.1': want ADDR:PORT/, 'and says why');
 
+SKIP: {
+    skip 'not run as root: the agent keeps its user', 2 unless $ROOT;
+    ok t_cmp(uid_of(agent_pid('main')), $NOBODY_UID,
+             'started as root, it serves as nobody');
+    ok t_cmp(agent_err('main'), qr/running as user nobody \(uid \d+\)\n/,
+             'and says so');
+}
 ok t_cmp(stop_agent('main'), 0, 'SIGTERM: the agent exits 0');
 
 # ---- 4. --write: the file, replaced atomically --------------------------
@@ -272,8 +253,8 @@ sub set_temp {
 }
 set_temp(50000);
 copy("$fix/get_throttled", "$sens/get_throttled") or die $!;
-my $file = "$tmp/out/pi-status.txt";
-make_path("$tmp/out");
+my $out_dir = agent_dir("$tmp/out");
+my $file = "$out_dir/pi-status.txt";
 my @wargs = ('--node', 'writer', '--thermal-zone', "$sens/thermal_zone*/temp",
              '--throttled-file', "$sens/get_throttled", '--write', $file);
 
@@ -309,18 +290,114 @@ ok t_cmp($torn, 0, "no partial file in $reads reads");
 ok t_cmp(((stat $file)[1] // 0) != $ino0 ? 1 : 0, 1,
          'replaced by rename (a new inode), not rewritten in place');
 ok t_cmp(stop_agent('writer'), 0, 'SIGTERM: the writer exits 0');
-ok t_cmp(-e "$file.tmp" ? 1 : 0, 0, 'no temporary file left');
+ok t_cmp(join(' ', grep { -e } glob("$out_dir/.pi-status.txt.*"),
+                             "$file.tmp"), '',
+         'no temporary file left');
 
 # A file it cannot write: the failure is logged, once.
 start_agent('bad', @wargs[0 .. 5], '--write', "$tmp/no/such/dir/f",
             '--once');
-my $bpid = $pids{bad};
-my $bst = wait_for(20, 0.05, sub {
-    return waitpid($bpid, WNOHANG) == $bpid ? [$?] : undef;
-});
-delete $pids{bad} if $bst;
-ok t_cmp($bst ? $bst->[0] >> 8 : -1, 1, 'an unwritable file: exit 1');
+my $bst = agent_wait('bad', 20);
+ok t_cmp(defined $bst ? $bst >> 8 : -1, 1, 'an unwritable file: exit 1');
 ok t_cmp(read_file("$tmp/bad.err") // '',
          qr{cannot write \S+/no/such/dir/f: No such file}, 'and says why');
-ok t_cmp(read_file("$tmp/writer.err") // '', '',
+ok t_cmp(err_of('writer'), '',
          'the writer logged nothing while it could write');
+
+# ---- 5. --write never follows a planted name ---------------------------
+
+# Files the agent's user could write (as root it runs as nobody): a
+# write through a planted symlink would change them.
+sub victim {
+    my ($f) = @_;
+    open my $fh, '>', $f or die "$f: $!";
+    print $fh "precious\n";
+    close $fh;
+    chown $NOBODY_UID, $NOBODY_GID, $f if $ROOT && defined $NOBODY_UID;
+    chmod 0666, $f;
+    return $f;
+}
+my $v1 = victim("$tmp/victim1");
+unlink "$file.tmp";
+symlink($v1, "$file.tmp") or die "symlink: $!";
+system($agent, @wargs, '--once');
+ok t_cmp($? >> 8, 0, 'a symlink planted at FILE.tmp: --once exits 0');
+ok t_cmp(read_file($v1), "precious\n", 'the file it points to is untouched');
+ok t_cmp((readlink("$file.tmp") // '') eq $v1 ? 1 : 0, 1,
+         'the planted link is left alone');
+ok t_cmp(!-l $file && (read_file($file) // '') =~ /^Node: writer\n/ ? 1 : 0,
+         1, 'FILE is the text, a file of its own');
+my $v2 = victim("$tmp/victim2");
+unlink $file;
+symlink($v2, $file) or die "symlink: $!";
+system($agent, @wargs, '--once');
+ok t_cmp(read_file($v2), "precious\n",
+         'a symlink at FILE: the file it points to is untouched');
+ok t_cmp(!-l $file && (read_file($file) // '') =~ /^Node: writer\n/ ? 1 : 0,
+         1, 'the link is replaced by the text');
+ok t_cmp(join(' ', glob("$out_dir/.pi-status.txt.*")), '',
+         'no temporary file left');
+
+# ---- 6. the addresses of --listen --------------------------------------
+
+my $v6 = have_ipv6();
+start_agent('any', '--listen', '*:0', '--node', 'any', @wargs[2 .. 5]);
+my @any = agent_ports('any', $v6 ? 2 : 1);
+ok t_cmp(scalar(grep { $_->[0] eq '0.0.0.0' } @any), 1,
+         '*:PORT listens on 0.0.0.0');
+my $aport = @any ? $any[0][1] : 0;
+($ans) = raw($aport, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
+ok t_cmp(status_of($ans), 200, '*:PORT answers on 127.0.0.1');
+SKIP: {
+    skip 'no IPv6 loopback (::1) on this machine', 6 unless $v6;
+    ok t_cmp(join(' ', map { "$_->[0]:$_->[1]" } @any),
+             "0.0.0.0:$aport :::$aport",
+             '*:PORT listens on :: as well, on the same port');
+    ($ans) = agent_raw('::1', $aport, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
+    ok t_cmp(status_of($ans), 200, '*:PORT answers on ::1');
+    start_agent('v6', '--listen', '[::1]:0', '--node', 'v6', @wargs[2 .. 5]);
+    my @v6 = agent_ports('v6');
+    ok t_cmp(join(' ', map { $_->[0] } @v6), '::1', '[::1]:PORT: ::1 only');
+    my $p6 = @v6 ? $v6[0][1] : 0;
+    ($ans) = agent_raw('::1', $p6, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
+    ok t_cmp(status_of($ans) . '|' . (body_of($ans) =~ /^Node: v6\n/ ? 1 : 0),
+             '200|1', '[::1]:PORT answers on ::1');
+    ($ans) = raw($p6, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
+    ok t_cmp(status_of($ans), 0, 'and not on 127.0.0.1');
+    ok t_cmp(stop_agent('v6'), 0, 'SIGTERM: exit 0');
+}
+ok t_cmp(stop_agent('any'), 0, 'SIGTERM: exit 0');
+
+# ---- 7. started as root ------------------------------------------------
+
+SKIP: {
+    skip 'not run as root', 6 unless $ROOT;
+    start_agent('asroot', '--listen', '127.0.0.1:0', '--user', 'root',
+                @wargs[2 .. 5]);
+    my $rport = agent_port('asroot');
+    ($ans) = raw($rport, "GET /pi-status?auto HTTP/1.0\r\n\r\n");
+    ok t_cmp(status_of($ans) . '|' . uid_of(agent_pid('asroot')), '200|0',
+             '--user root: it keeps root');
+    ok t_cmp(agent_err('asroot'), qr/running as root \(--user root\)/,
+             'and says so');
+    ok t_cmp(stop_agent('asroot'), 0, 'SIGTERM: exit 0');
+
+    $out = `'$agent' --listen 127.0.0.1:0 --user no-such-user-pia 2>&1`;
+    ok t_cmp($? >> 8, 1, 'a --user that does not exist: it does not run');
+    ok t_cmp($out, qr/user no-such-user-pia: no such user/, 'and says why');
+
+    # Not root, --user names someone else: refused.
+    my $kid = fork;
+    die "fork: $!" unless defined $kid;
+    if ($kid == 0) {
+        open STDERR, '>', "$tmp/notroot.err";
+        POSIX::setgid($NOBODY_GID);
+        POSIX::setuid($NOBODY_UID);
+        { exec $agent, '--listen', '127.0.0.1:0', '--user', 'root' }
+        POSIX::_exit(127);
+    }
+    waitpid($kid, 0);
+    ok t_cmp(($? >> 8) . '|' . (read_file("$tmp/notroot.err") // ''),
+             qr/^1\|.*--user root: not started as root/s,
+             'not root, --user another user: refused');
+}

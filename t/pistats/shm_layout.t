@@ -27,6 +27,15 @@ my $tmp = "$vars->{serverroot}/tmp";
 my $top = File::Spec->rel2abs("$vars->{serverroot}/..");
 my $conf = "$tmp/shm-balancer.conf";
 my $flag = "$tmp/shm-hold.flag";
+# This build's layout version (mod_pistats/pis_claim.h).
+my $layout;
+{
+    open my $fh, '<', "$top/mod_pistats/pis_claim.h" or die "pis_claim.h: $!";
+    while (<$fh>) {
+        $layout = $1 if !defined $layout
+                        && /^#define PIS_LAYOUT_VERSION (\d+)U/;
+    }
+}
 my $log = PiLog->new(qr/resuming normal operations|PIS\d+|exit signal|Segmentation/);
 
 sub parent_pid {
@@ -194,7 +203,7 @@ my $notes0 = $log->count(qr/PIS11300/);
 ok t_cmp(switch_to($variant) ? 1 : 0, 1, 'graceful restart into the other layout');
 my @notes = $log->lines(qr/PIS11300/);
 ok t_cmp(@notes > $notes0 ? $notes[-1] : '',
-         qr/another layout version.*version 4, .*this build: version 1003/,
+         qr/another layout version.*version $layout, .*this build: version 1003/,
          'notice: another layout, a new segment');
 ok t_cmp(stats_requests(), 'requests 0, inflight 0',
          'the new build starts from zero (the old segment is not read)');
@@ -204,7 +213,7 @@ ok t_cmp(stats_requests(), 'requests 4, inflight 0', 'and counts right');
 ok t_cmp(switch_to($normal) ? 1 : 0, 1, 'graceful restart back');
 @notes = $log->lines(qr/PIS11300/);
 ok t_cmp(@notes > $notes0 + 1 ? $notes[-1] : '',
-         qr/version 1003, .*this build: version 4\b/, 'notice again');
+         qr/version 1003, .*this build: version $layout\b/, 'notice again');
 stats_get(2);
 ok t_cmp(stats_requests(), 'requests 2, inflight 0', 'counts from zero again');
 ok t_cmp($log->count(qr/exit signal|Segmentation/), $crash0, 'no crash');

@@ -1,7 +1,9 @@
 /* test_api.c -- the stamp of include/pi_api.h's structs: a callee fills
- * only a struct of its own size and version. */
+ * only a struct of its own size and version; and the one rule of how an
+ * attempt ended that both modules apply (common/pi_outcome.h). */
 #include "unit.h"
 #include "pi_api.h"
+#include "pi_outcome.h"
 
 /* What a newer caller's struct could look like: one field more. */
 typedef struct {
@@ -10,6 +12,26 @@ typedef struct {
     const char *state;
     int extra;
 } newer_weight;
+
+/* common/pi_outcome.h's table, row by row. */
+static void outcome(void)
+{
+    CHECK_INT(pi_attempt_end_of(PI_STATUS_OK, 0), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(PI_STATUS_DONE, 0), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(502, 1), PI_END_ANSWERED);  /* override */
+    CHECK_INT(pi_attempt_end_of(404, 1), PI_END_ANSWERED);
+    CHECK_INT(pi_attempt_end_of(400, 0), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(408, 0), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(413, 0), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(499, 0), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(PI_STATUS_FILTER_ERROR, 0), PI_END_CLIENT);
+    CHECK_INT(pi_attempt_end_of(500, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(502, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(503, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(504, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(399, 0), PI_END_FAILED);
+    CHECK_INT(pi_attempt_end_of(-1, 0), PI_END_FAILED);     /* DECLINED */
+}
 
 void test_api(void)
 {
@@ -31,4 +53,5 @@ void test_api(void)
     mw.stamp = nw.stamp;
     CHECK(!PI_STAMP_OK(&mw, PI_MEMBER_WEIGHT_VERSION));
     CHECK(!PI_STAMP_OK((pi_member_weight *)NULL, PI_MEMBER_WEIGHT_VERSION));
+    outcome();
 }

@@ -1,13 +1,11 @@
 /* test_member.c -- lbmethod "pi"'s member policy (pib_member.c: freshness,
  * weight, state names, cooling, the compound-failure and silence rules),
  * the effective estimate the pick and the status page share
- * (pib_score.c), and the named operations on a member's shared state
- * (pib_mstate.c), one thread. */
+ * (pib_score.c).  The shared state's operations: test_mstate.c. */
 #include <math.h>
 
 #include "unit.h"
 #include "pib_member.h"
-#include "pib_mstate.h"
 #include "pib_score.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-9)
@@ -147,56 +145,6 @@ static void effective_estimate(void)
     CHECK(NEAR(pib_effective_estimate(2000, 0, 2000, &silent), 2000));
     CHECK(!silent);                             /* not above: not silent */
     CHECK(NEAR(pib_effective_estimate(2000, 0, 2001, NULL), 2001));
-}
-
-/* The shared state's operations, as one thread sees them. */
-static void mstate_ops(void)
-{
-    pib_mstate st;
-
-    memset(&st, 0, sizeof(st));
-    pib_ms_mark_pick(&st, 0);                   /* clock 0 marks as 1 */
-    CHECK_INT(pib_ms_pick_mark(&st), 1);
-    pib_ms_mark_pick(&st, 500);                 /* marked: kept */
-    CHECK_INT(pib_ms_pick_mark(&st), 1);
-    pib_ms_drop_mark(&st, 2);                   /* not that mark */
-    CHECK_INT(pib_ms_pick_mark(&st), 1);
-    pib_ms_drop_mark(&st, 1);
-    CHECK_INT(pib_ms_pick_mark(&st), 0);
-    pib_ms_mark_pick(&st, 500);
-    pib_ms_answered(&st);
-    CHECK_INT(pib_ms_pick_mark(&st), 0);
-
-    CHECK(pib_ms_estimate(&st, 1000, 10.0) < 0);
-    pib_ms_add_sample(&st, 1000, 20000, 0, 0, 10.0);
-    CHECK_INT(st.est_us, 20000);
-    CHECK_INT(st.est_ms, 1000);
-    CHECK(NEAR(pib_ms_estimate(&st, 11000, 10.0), 10000));  /* halved */
-    pib_ms_add_sample(&st, 1000, 5000, 1, 0, 10.0);  /* a fast failure */
-    CHECK_INT(st.est_us, PIB_FAIL_MIN_US);
-    pib_ms_add_sample(&st, 1000, 5000, 1, 1, 10.0);  /* compounds: x4 */
-    CHECK_INT(st.est_us, 4 * PIB_FAIL_MIN_US);
-    pib_ms_forget_estimate(&st);
-    CHECK(pib_ms_estimate(&st, 1000, 10.0) < 0);
-
-    pib_ms_set_failed(&st, 1);
-    CHECK_INT(pib_ms_failed(&st), 1);
-    pib_ms_set_failed(&st, 0);
-    CHECK_INT(pib_ms_failed(&st), 0);
-
-    pib_ms_start_ramp(&st, 0);
-    CHECK_INT(pib_ms_ramp_began(&st), 1);
-    pib_ms_start_ramp(&st, 42);
-    CHECK_INT(pib_ms_ramp_began(&st), 42);
-    pib_ms_end_ramp(&st);
-    CHECK_INT(pib_ms_ramp_began(&st), 0);
-
-    CHECK_INT(pib_ms_drained(&st), 0);
-    st.drained = 1;
-    CHECK_INT(pib_ms_drained(&st), 1);
-    CHECK_INT(pib_ms_note_down(&st), 1);
-    CHECK_INT(st.down, 1);
-    CHECK_INT(pib_ms_note_down(&st), 0);
 }
 
 /* Other masters' requests in flight: pib_member.h's worked table, and
@@ -342,5 +290,4 @@ void test_member(void)
     compound();
     silence();
     effective_estimate();
-    mstate_ops();
 }

@@ -58,12 +58,14 @@ static void fx_healthy(pis_member_snap *m)
     m->has_weight = 1;
     m->weight = 0.75;
     m->thermal_state = "warm";
+    m->estimate_us = 15250;
     m->inflight = 3;
     m->requests = 1234;
     m->status_class[1] = 1200;
     m->status_class[3] = 30;
     m->status_class[4] = 4;
     m->proxy_errors = 2;
+    m->client_errors = 3;
     m->bytes_in = 5000000;
     m->bytes_out = 1250000;
     m->rate1 = 4;
@@ -122,6 +124,8 @@ static void fx_hostile(pis_member_snap *m)
     m->has_weight = 1;
     m->weight = 0;
     m->thermal_state = "drained";
+    m->estimate_us = -1;
+    m->last_failed = 1;
     m->bytes_in = 10;
     m->bytes_out = 20;
     m->rate1 = m->rate10 = m->rate60 = 0;

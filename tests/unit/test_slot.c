@@ -432,6 +432,15 @@ static void telemetry_staleness(void)
     CHECK(pis_tel_age_s(&tel, 0x100) == 0.512);
     CHECK(!pis_tel_stale(pis_tel_age_s(&tel, 0x100), 0.2));
     CHECK(pis_tel_stale(pis_tel_age_s(&tel, 0x100), 0.1));
+    /* A reading the probe stored after the reader took its clock (the
+     * reading is "newer" than now by a few ms): 0 s old, fresh -- taken
+     * unsigned it was 49.7 days, stale, and a drained node was weighed
+     * as cool for that moment (issue 28 item 6). */
+    tel.ok_ms = 5003;
+    CHECK(pis_tel_age_s(&tel, 5000) == 0.0);
+    CHECK(!pis_tel_stale(pis_tel_age_s(&tel, 5000), 2.0));
+    tel.ok_ms = 3;                                           /* across 0 */
+    CHECK(pis_tel_age_s(&tel, 0xfffffffeU) == 0.0);
 }
 
 void test_slot(void)

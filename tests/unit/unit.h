@@ -52,6 +52,7 @@ void test_claim(void);
 void test_num(void);
 void test_thermal(void);
 void test_member(void);
+void test_mstate(void);
 void test_api(void);
 void test_agent(void);
 void test_fate(void);

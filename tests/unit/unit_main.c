@@ -36,6 +36,7 @@ int main(void)
     test_num();
     test_thermal();
     test_member();
+    test_mstate();
     test_api();
     test_agent();
     test_fate();
