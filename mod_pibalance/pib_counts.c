@@ -11,15 +11,17 @@
 #include "pib_log.h"
 #include "pib_public.h"
 #include "pib_counts.h"
+#include "pib_counts_layout.h"
 
 APLOG_USE_MODULE(pibalance);
 
-/* The segment outlives graceful restarts (process pool): its key names
- * its size, so a build with more counters makes a segment of its own
- * rather than writing past an older, smaller one. */
+/* The segment outlives graceful restarts (process pool); its layout
+ * stamp (pib_counts_layout.h) keeps a build from reading or writing the
+ * segment of another one. */
 #define PIB_COUNTS_KEY "pibalance-deflate-counts"
 
 typedef struct {
+    pib_counts_head head;
     pi_ctr64 c[PIB_CNT_N];
 } pib_counts_shm;
 
@@ -31,10 +33,26 @@ apr_status_t pib_counts_init(server_rec *s)
     apr_pool_t *proc = s->process->pool;
     apr_shm_t *shm = NULL;
     apr_status_t rv;
-    const char *key = apr_psprintf(proc, "%s-%lu", PIB_COUNTS_KEY,
-                                   (unsigned long)sizeof(pib_counts_shm));
+    const char *key = PIB_COUNTS_KEY;
 
     apr_pool_userdata_get((void **)&shm, key, proc);
+    if (shm != NULL && !pib_counts_layout_ok(apr_shm_baseaddr_get(shm),
+                                             apr_shm_size_get(shm),
+                                             PIB_CNT_N, sizeof(pi_ctr64))) {
+        const pib_counts_head *h = apr_shm_baseaddr_get(shm);
+
+        /* An upgrade of mod_pibalance.so by a graceful restart: the
+         * first four words never move, safe to name. */
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PIBLOGNO(12900)
+                     "PiBalanceDeflate: offload counters of another layout"
+                     " (magic 0x%08x, version %u, %u counters; this build:"
+                     " version %u, %u): they start again from zero",
+                     h->magic, h->version, h->count, PIB_COUNTS_VERSION,
+                     (unsigned)PIB_CNT_N);
+        apr_pool_userdata_set(NULL, key, apr_pool_cleanup_null, proc);
+        apr_shm_destroy(shm);
+        shm = NULL;
+    }
     if (shm == NULL) {
         rv = apr_shm_create(&shm, sizeof(pib_counts_shm), NULL, proc);
         if (rv != APR_SUCCESS) {
@@ -45,6 +63,9 @@ apr_status_t pib_counts_init(server_rec *s)
             return APR_SUCCESS;
         }
         memset(apr_shm_baseaddr_get(shm), 0, sizeof(pib_counts_shm));
+        ((pib_counts_shm *)apr_shm_baseaddr_get(shm))->head
+            = (pib_counts_head){ PIB_COUNTS_MAGIC, PIB_COUNTS_VERSION,
+                                 PIB_CNT_N, 0 };
         apr_pool_userdata_set(shm, key, apr_pool_cleanup_null, proc);
     }
     pib_counts = apr_shm_baseaddr_get(shm);

@@ -256,6 +256,33 @@ int pis_claim_ref(pis_table *t, unsigned i, const char *key,
     return 0;
 }
 
+int pis_slot_key_copy(pis_table *t, unsigned i, char *buf, size_t n,
+                      uint32_t *owner)
+{
+    pis_slot *sl = pis_table_slot(t, i);
+    uint32_t o = ld(&sl->owner);
+    size_t k;
+
+    if (n == 0 || ld(&sl->state) != PIS_SLOT_USED) {
+        return -1;
+    }
+    /* Byte by byte, atomically: a racing claim may rewrite the key (the
+     * copy is then thrown away below), never tear a byte. */
+    for (k = 0; k + 1 < n && k < sizeof(sl->key); k++) {
+        buf[k] = __atomic_load_n(&sl->key[k], __ATOMIC_RELAXED);
+        if (buf[k] == '\0') {
+            break;
+        }
+    }
+    buf[k < n ? k : n - 1] = '\0';
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    if (ld(&sl->state) != PIS_SLOT_USED || ld(&sl->owner) != o) {
+        return -1;
+    }
+    *owner = o;
+    return 0;
+}
+
 int pis_slot_owned(const pis_slot_ref *ref)
 {
     return ref->slot != NULL && ld(&ref->slot->owner) == ref->owner

@@ -108,6 +108,15 @@ int pis_slot_owned(const pis_slot_ref *ref);
 int pis_slot_pin(const pis_slot_ref *ref);
 void pis_slot_unpin(const pis_slot_ref *ref);
 
+/* Readers that walk the table (not through a reference): copies slot
+ * i's key into buf (n bytes, NUL-terminated) and its owner into *owner
+ * when the slot is USED and kept its owner while the key was copied (so
+ * the copy is that owner's whole key, not one being rewritten by a
+ * racing claim).  Returns 0, or -1 when it is not USED or changed hands
+ * meanwhile (skip it). */
+int pis_slot_key_copy(pis_table *t, unsigned i, char *buf, size_t n,
+                      uint32_t *owner);
+
 /* The number of slots USED. */
 unsigned pis_claim_used(pis_table *t);
 

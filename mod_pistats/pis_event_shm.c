@@ -40,6 +40,18 @@ void pis_events_setup(server_rec *s)
         return;
     }
     ring = NULL;
+    if (shm != NULL) {
+        /* Kept by a graceful restart, of another layout (an upgrade of
+         * mod_pistats.so): given up, as pis_shm.c gives up its table.
+         * Children of the old generation keep their own mapping; the
+         * memory goes with the last of them. */
+        ap_log_error(APLOG_MARK, APLOG_NOTICE, 0, s, PISLOGNO(12601)
+                     "recent events of another layout: the list starts"
+                     " again, empty");
+        apr_pool_userdata_set(NULL, PIS_EVENTS_USERDATA,
+                              apr_pool_cleanup_null, proc);
+        apr_shm_destroy(shm);
+    }
     rv = apr_shm_create(&shm, sizeof(pis_event_ring), NULL, proc);
     if (rv != APR_SUCCESS) {
         ap_log_error(APLOG_MARK, APLOG_WARNING, rv, s, PISLOGNO(12600)

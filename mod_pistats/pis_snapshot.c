@@ -96,13 +96,15 @@ static void fill_telemetry(apr_pool_t *p, pis_member_snap *m,
                      m->temp_hist);
 }
 
+/* Member w of balancer b (or, w NULL, the member named `added` that a
+ * slot holds, added at run time) into m. */
 static void fill_member(request_rec *r, server_rec *s, pis_member_snap *m,
                         proxy_balancer *b, proxy_worker *w,
-                        const pis_slot *sl, double interval_s)
+                        const char *added, const pis_slot *sl,
+                        double interval_s)
 {
     memset(m, 0, sizeof(*m));
-    m->name = w ? w->s->name_ex : apr_pstrdup(r->pool,
-                                              strrchr(sl->key, '|') + 1);
+    m->name = w ? w->s->name_ex : apr_pstrdup(r->pool, added);
     m->route = w ? w->s->route : "";
     m->state = w ? worker_state(r->pool, w) : "added";
     m->usable = w ? PROXY_WORKER_IS_USABLE(w) : 1;
@@ -127,7 +129,10 @@ static void fill_member(request_rec *r, server_rec *s, pis_member_snap *m,
 }
 
 /* Slots of this balancer claimed at run time (balancer-manager) for
- * members this process has not seen. */
+ * members this process has not seen, or by another generation (a
+ * graceful restart under way).  Each key is read as a whole copy of one
+ * owner's (pis_slot_key_copy): slots are claimed and rekeyed by other
+ * processes while this walks them. */
 static void add_runtime_members(request_rec *r, server_rec *s,
                                 proxy_balancer *b,
                                 apr_array_header_t *members,
@@ -142,20 +147,21 @@ static void add_runtime_members(request_rec *r, server_rec *s,
     prefix = pis_shm_prefix(r->pool, s, b);
     plen = strlen(prefix);
     for (i = 0; i < t->capacity; i++) {
-        const pis_slot *sl = (const pis_slot *)((const char *)t->slots
-                                                + (size_t)i * t->slot_size);
+        char key[PIS_KEY_MAX];
+        uint32_t owner;
         int seen = 0;
 
-        if (sl->state != PIS_SLOT_USED || strncmp(sl->key, prefix, plen)) {
+        if (pis_slot_key_copy(t, i, key, sizeof(key), &owner) != 0
+            || strncmp(key, prefix, plen) != 0 || key[plen] == '\0') {
             continue;
         }
         for (j = 0; j < members->nelts && !seen; j++) {
             seen = strcmp(APR_ARRAY_IDX(members, j, pis_member_snap).name,
-                          sl->key + plen) == 0;
+                          key + plen) == 0;
         }
         if (!seen) {
-            fill_member(r, s, apr_array_push(members), b, NULL, sl,
-                        interval_s);
+            fill_member(r, s, apr_array_push(members), b, NULL, key + plen,
+                        pis_table_slot(t, i), interval_s);
         }
     }
 }
@@ -180,7 +186,7 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
     for (i = 0; i < b->workers->nelts; i++) {
         proxy_worker *w = APR_ARRAY_IDX(b->workers, i, proxy_worker *);
 
-        fill_member(r, s, apr_array_push(members), b, w,
+        fill_member(r, s, apr_array_push(members), b, w, NULL,
                     pis_shm_slot(r->pool, s, b, w), interval_s);
     }
     pis_fill_settings(s, b, bs);

@@ -9,7 +9,8 @@ use Exporter 'import';
 
 our @EXPORT_OK = qw(count_nodes node_get telemetry status_json member
                     wait_for check_config timed_gets tally in_windows
-                    measure_share count_until_used);
+                    measure_share count_until_used parent_pid
+                    shm_mappings);
 
 # GETs $path on the master vhost $n times, sequentially, and counts the
 # X-Node header of the answers.  Failed requests count under "status NNN".
@@ -121,6 +122,22 @@ sub measure_share {
     my @measured = @$req[30 .. $#$req];
     return (tally(\@measured),
             2 + in_windows($req, \@measured, $decay, 0.005));
+}
+
+# The suite server's parent process.
+sub parent_pid {
+    my $f = Apache::Test::vars('t_logs') . '/httpd.pid';
+    open my $fh, '<', $f or die "$f: $!";
+    chomp(my $pid = <$fh> // '');
+    return $pid;
+}
+
+# Shared writable mappings of the parent: what a leaked segment grows.
+# (Not /dev/shm as a whole: other servers on the machine come and go.)
+sub shm_mappings {
+    my $pid = parent_pid();
+    open my $fh, '<', "/proc/$pid/maps" or die "maps: $!";
+    return scalar grep { /^\S+ \S\S\Ss / } <$fh>;
 }
 
 # GET on a node vhost.

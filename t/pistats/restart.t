@@ -8,13 +8,14 @@ use warnings FATAL => 'all';
 use Apache::Test;
 use Apache::TestUtil;
 use Apache::TestRequest;
-use Time::HiRes qw(sleep);
+use POSIX ();
+use Time::HiRes qw(sleep time);
 use lib 't/lib';
 use PiTest qw(status_json member wait_for);
 use PiOffloadTest qw(master_get);
 use PiLog;
 
-plan tests => 15, need_module 'pistats', 'pibalance', 'proxy_balancer';
+plan tests => 16, need_module 'pistats', 'pibalance', 'proxy_balancer';
 
 my $vars = Apache::Test::vars();
 my $cfg = Apache::Test::config();
@@ -118,16 +119,54 @@ wait_for(20, 0, sub {
 });
 ok t_cmp($n3 > 0, 1, "node3 counts ($n3)");
 
-# 20 graceful restarts in a row under light traffic.
+# 20 graceful restarts in a row under light traffic, balancer://dyn's
+# members changing at each (its slots given up and claimed again), while
+# another process renders /pi-status in every format as fast as it can:
+# the old generation's children render slots the new one rekeys
+# (issue 28 item 7).
 my $stats0 = member(status_json('pimaster'), 'balancer://stats', $port{node1});
 my $shm0 = shm_count();
 my $crashes0 = count_in_log(qr/exit signal|Segmentation/);
+my $stop = "$vars->{serverroot}/tmp/restart-renders.run";
+open my $sfh, '>', $stop or die "$stop: $!";
+close $sfh;
+my $tally = "$vars->{serverroot}/tmp/restart-renders.tally";
+unlink $tally;
+my $renderer = fork // die "fork: $!";
+if ($renderer == 0) {
+    # Bounded: until the flag goes, at most 300 s.
+    my %n;
+    my $end = time + 300;
+    Apache::TestRequest::module('pimaster');
+    my $ua = Apache::TestRequest::user_agent(keep_alive => 0,
+                                             timeout => 10);
+    while (-e $stop && time < $end) {
+        for my $q ('', '?json', '?auto', '?prometheus') {
+            my $res = GET("/pi-status$q");
+            $n{ $res->code }++;
+        }
+    }
+    open my $t, '>', $tally or POSIX::_exit(1);
+    print $t join(' ', map { "$_:$n{$_}" } sort keys %n), "\n";
+    close $t;
+    POSIX::_exit(0);
+}
 my $ok = 0;
+my @sets = ([$port{node1}, $port{node2}], [$port{node3}],
+            [$port{node2}, $port{node3}, $port{node1}]);
 for my $i (1 .. 20) {
+    write_dyn(@{ $sets[$i % @sets] });
     $ok++ if graceful();
     GET('/stats/page.html');
 }
+unlink $stop;
+waitpid $renderer, 0;
+my $rendered = '';
+if (open my $t, '<', $tally) { chomp($rendered = <$t> // '') }
 ok t_cmp($ok, 20, '20 graceful restarts, each came back');
+my ($r200) = $rendered =~ /\b200:(\d+)/;
+ok t_cmp(($r200 // 0) >= 20 ? 1 : 0, 1,
+         "pages rendered meanwhile ($rendered)");
 my $doc2 = status_json('pimaster');
 my $stats1 = member($doc2, 'balancer://stats', $port{node1});
 ok t_cmp($stats1->{requests} >= $stats0->{requests}, 1,

@@ -16,10 +16,10 @@ use IO::Select;
 use POSIX qw(WNOHANG _exit);
 use Time::HiRes qw(time sleep);
 use lib 't/lib';
-use PiTest qw(status_json wait_for);
+use PiTest qw(status_json wait_for shm_mappings);
 use PiLog;
 
-plan tests => 17, need_module 'pistats', 'proxy_balancer';
+plan tests => 19, need_module 'pistats', 'proxy_balancer';
 
 my $vars = Apache::Test::vars();
 my $cfg = Apache::Test::config();
@@ -38,12 +38,7 @@ my $layout;
 }
 my $log = PiLog->new(qr/resuming normal operations|PIS\d+|exit signal|Segmentation/);
 
-sub parent_pid {
-    open my $fh, '<', "$vars->{t_logs}/httpd.pid" or die "pid: $!";
-    my $pid = <$fh>;
-    chomp $pid;
-    return $pid;
-}
+sub parent_pid { return PiTest::parent_pid() }
 
 # SIGUSR1, then wait (bounded) until the new generation serves.
 sub graceful {
@@ -198,6 +193,8 @@ sub stats_get {
 }
 
 stats_get(3);
+my $maps0 = shm_mappings();
+my $ev0 = $log->count(qr/PIS12601/);
 my $crash0 = $log->count(qr/exit signal|Segmentation/);
 my $notes0 = $log->count(qr/PIS11300/);
 ok t_cmp(switch_to($variant) ? 1 : 0, 1, 'graceful restart into the other layout');
@@ -217,3 +214,12 @@ ok t_cmp(@notes > $notes0 + 1 ? $notes[-1] : '',
 stats_get(2);
 ok t_cmp(stats_requests(), 'requests 2, inflight 0', 'counts from zero again');
 ok t_cmp($log->count(qr/exit signal|Segmentation/), $crash0, 'no crash');
+ok t_cmp($log->count(qr/PIS12601/) - $ev0, 2,
+         "the events ring remade at each switch (another layout's)");
+# Each switch gives up the table and the events ring of the other layout:
+# none stays mapped in the parent (bounded wait, 20 s, for the old
+# generation's children to go; they keep their own mappings).
+my $maps1;
+wait_for(20, 0.2, sub { $maps1 = shm_mappings(); $maps1 <= $maps0 });
+ok t_cmp($maps1 <= $maps0 ? 1 : 0, 1,
+         "no segment kept by the parent ($maps0 -> $maps1 shared mappings)");

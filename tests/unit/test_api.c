@@ -4,6 +4,7 @@
 #include "unit.h"
 #include "pi_api.h"
 #include "pi_outcome.h"
+#include "pib_counts_layout.h"
 
 /* What a newer caller's struct could look like: one field more. */
 typedef struct {
@@ -33,6 +34,24 @@ static void outcome(void)
     CHECK_INT(pi_attempt_end_of(-1, 0), PI_END_FAILED);     /* DECLINED */
 }
 
+/* The offload counters' segment: only one of this layout is used. */
+static void counts_layout(void)
+{
+    struct { pib_counts_head h; uint32_t c[2 * 17]; } seg;
+
+    memset(&seg, 0, sizeof(seg));
+    CHECK(!pib_counts_layout_ok(&seg.h, sizeof(seg), 17, 8));  /* none */
+    seg.h.magic = PIB_COUNTS_MAGIC;
+    seg.h.version = PIB_COUNTS_VERSION;
+    seg.h.count = 17;
+    CHECK(pib_counts_layout_ok(&seg.h, sizeof(seg), 17, 8));
+    CHECK(!pib_counts_layout_ok(&seg.h, sizeof(seg), 20, 8));  /* more */
+    CHECK(!pib_counts_layout_ok(&seg.h, sizeof(seg) - 1, 17, 8));
+    CHECK(!pib_counts_layout_ok(&seg.h, 8, 17, 8));            /* short */
+    seg.h.version++;
+    CHECK(!pib_counts_layout_ok(&seg.h, sizeof(seg), 17, 8));
+}
+
 void test_api(void)
 {
     pi_member_weight mw;
@@ -54,4 +73,5 @@ void test_api(void)
     CHECK(!PI_STAMP_OK(&mw, PI_MEMBER_WEIGHT_VERSION));
     CHECK(!PI_STAMP_OK((pi_member_weight *)NULL, PI_MEMBER_WEIGHT_VERSION));
     outcome();
+    counts_layout();
 }

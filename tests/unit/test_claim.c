@@ -93,6 +93,25 @@ static void claim_release(void)
     free(t);
 }
 
+/* A walker's copy of a key: whole, or refused. */
+static void key_copy(void)
+{
+    pis_table *t = make_table(2);
+    char buf[PIS_KEY_MAX];
+    uint32_t owner = 99;
+
+    CHECK_INT(pis_slot_key_copy(t, 0, buf, sizeof(buf), &owner), -1);
+    CHECK_INT(pis_claim_take(t, "h:80|balancer://b|http://m", 1), 0);
+    CHECK_INT(pis_slot_key_copy(t, 0, buf, sizeof(buf), &owner), 0);
+    CHECK_STR(buf, "h:80|balancer://b|http://m");
+    CHECK_INT(owner, pis_table_slot(t, 0)->owner);
+    CHECK_INT(pis_slot_key_copy(t, 0, buf, 5, &owner), 0);  /* cut */
+    CHECK_STR(buf, "h:80");
+    pis_claim_release(t, 0);
+    CHECK_INT(pis_slot_key_copy(t, 0, buf, sizeof(buf), &owner), -1);
+    free(t);
+}
+
 /* ---- threads ------------------------------------------------------------ */
 
 #define RACERS 4
@@ -301,8 +320,53 @@ static void stale_writer(void)
     free(t);
 }
 
+/* One thread rekeys slot 0 between two keys of other lengths while
+ * another copies it: every copy it accepts is one whole key. */
+#define REKEYS 20000
+static const char *const rekey_keys[2] = {
+    "h:80|balancer://b|http://10.0.0.1:8080",
+    "other-host:8080|balancer://a-much-longer-balancer-name|ajp://x:8009"
+};
+
+static void *rekey_loop(void *arg)
+{
+    pis_table *t = arg;
+    int i;
+
+    for (i = 0; i < REKEYS; i++) {
+        pis_claim_release(t, 0);
+        pis_claim_take(t, rekey_keys[i & 1], 1);
+    }
+    return NULL;
+}
+
+static void key_copy_raced(void)
+{
+    pis_table *t = make_table(1);
+    pthread_t th;
+    char buf[PIS_KEY_MAX];
+    uint32_t owner;
+    int copies = 0, torn = 0, i;
+
+    pis_claim_take(t, rekey_keys[1], 1);
+    pthread_create(&th, NULL, rekey_loop, t);
+    for (i = 0; i < 4 * REKEYS; i++) {
+        if (pis_slot_key_copy(t, 0, buf, sizeof(buf), &owner) == 0) {
+            copies++;
+            torn += strcmp(buf, rekey_keys[0]) != 0
+                    && strcmp(buf, rekey_keys[1]) != 0;
+        }
+    }
+    pthread_join(th, NULL);
+    CHECK(copies > 0);
+    CHECK_INT(torn, 0);
+    free(t);
+}
+
 void test_claim(void)
 {
+    key_copy();
+    key_copy_raced();
     layout_check();
     claim_release();
     race_one_key();
