@@ -58,7 +58,8 @@
  *
  * With B at 3 in flight (wait 32 ms > 25 ms) A keeps it; with tolerance
  * 10% (22 ms) too; with B at 4 in flight (its CPUs) too, whatever the
- * tolerance.  Under saturation every member has a queue, so the rule
+ * tolerance.  Members pib_choose calls tied (idle ones under 2x or 5 ms
+ * apart) are within any tolerance.  Under saturation every member has a queue, so the rule
  * has nothing to move; it never overrides a drain, a cap or a member
  * without a figure.
  */
@@ -347,7 +348,9 @@ size_t pib_choose(pib_cand *c, size_t n)
 
 /* Whether candidate a (not the winner w) may take w's request for its
  * energy: both plain (not drained or capped), a not queueing it, its
- * wait within the tolerance of w's (cross-multiplied). */
+ * wait within the tolerance of w's (cross-multiplied), or a tie by
+ * pib_choose's own rules (idle members a few milliseconds apart: their
+ * estimates' ratio is jitter, not a wait). */
 static int energy_eligible(const pib_cand *a, const pib_cand *w,
                            double tolerance)
 {
@@ -357,7 +360,7 @@ static int energy_eligible(const pib_cand *a, const pib_cand *w,
 
     return !a->drained && !a->capped && a->has_jpr
            && a->inflight < (unsigned long)cpus
-           && wa <= (1.0 + tolerance) * ww;
+           && (wa <= (1.0 + tolerance) * ww || compare(a, w) == 0);
 }
 
 size_t pib_choose_energy(pib_cand *c, size_t n, double tolerance)

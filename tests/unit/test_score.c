@@ -94,6 +94,12 @@ static void energy_table(void)
     CHECK_INT(pib_choose_energy(c, 3, 0.25), 2);
     c[2].jpr_j = 0.0095;
     CHECK_INT(pib_choose_energy(c, 3, 0.25), 1);
+    /* idle members 1 and 3 ms: a tie by the idle rule, whatever the
+     * tolerance (their ratio is jitter) */
+    c[0] = energy_cand(0, 1, 16.5);
+    c[1] = energy_cand(0, 3, 9.0);
+    c[2] = energy_cand(0, 3, 16.0);
+    CHECK_INT(pib_choose_energy(c, 3, 0.0), 1);
     /* CPUs unknown: 4 */
     TABLE(3);
     c[1].cpus = 0;
