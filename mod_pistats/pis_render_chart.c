@@ -209,7 +209,7 @@ static int power_line(pis_out *o, const pis_member_snap *m)
     if (max < 0) {
         return 0;
     }
-    top = ceil((max + 1) / 1000.0);
+    top = ceil(((double)max + 1) / 1000.0);    /* max may be INT32_MAX */
 #define PY(mw) (PIS_CH_T_TOP + PIS_CH_T_H - (double)(mw) * PIS_CH_T_H \
                 / (top * 1000.0))
     for (i = 0; i < PIS_HISTORY_S; i = s) {
