@@ -33,7 +33,8 @@ say() { printf 'flake-check: %s\n' "$*"; }
 # parse_log RUN MPM EXIT LOG: one line per test file the run's log names,
 # "RUN MPM FILE pass -" or "RUN MPM FILE fail WHAT"; a "(run)" line when
 # the run failed without naming a file (no server, timeout).  Files come
-# from the "t/x.t ..... ok" lines and the summary report ("t/x.t   (Wstat:
+# from the "t/<dir>/<name>.t ..... ok" lines and the summary report
+# ("t/<dir>/<name>.t   (Wstat:
 # ... Failed: 2)" then "  Failed tests:  12, 14" / "  Non-zero exit ...").
 parse_log() {
     awk -v run="$1" -v mpm="$2" -v rc="$3" '

@@ -4,7 +4,7 @@
  * and pib_procstat_parse (PiBalanceDeflateAdaptive), pis_parse_query
  * (/pi-status?...), and the response checks of pib_should_compress.
  *
- * pib_deflate_conf.c's setters take cmd_parms (httpd glue) and are
+ * pib_config.c's setters take cmd_parms (httpd glue) and are
  * covered by t/config/deflate_directives.t instead.
  *
  * Input: a selector-free list of NUL-separated strings; every string goes

@@ -14,7 +14,7 @@
 #include "pis_render.h"
 #include "pi_num.h"
 #include "pi_thermal.h"
-#include "pis_answer.h"
+#include "pis_http_reply.h"
 #include "pis_sensor.h"
 
 static void check_tel(const pis_telemetry *t)
@@ -134,7 +134,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memcpy(buf, data, size);
 
     /* As the probe does: the answer, then at most 8 KiB of its body. */
-    if (pis_parse_http_answer(buf, size, &status, &body, &body_len) == 0) {
+    if (pis_parse_http_reply(buf, size, &status, &body, &body_len) == 0) {
         FZ_ASSERT(status >= 0 && status <= 999);
         FZ_ASSERT(body >= buf && body <= buf + size);
         FZ_ASSERT(body_len == (size_t)(buf + size - body));

@@ -150,9 +150,8 @@ APR_DECLARE_OPTIONAL_FN(int, pib_deflate_state, (pi_deflate_state *out));
 /* How the offload's compressed responses went, all children, since the
  * server started (graceful restarts keep them).  Counted when the
  * response ends. */
-#define PI_DEFLATE_COUNTS_VERSION 2
-#define PI_CODINGS 3                /* gzip, br, zstd: pi_coding_names */
-#define PI_CODING_NAMES { "gzip", "br", "zstd" }
+#define PI_DEFLATE_COUNTS_VERSION 3
+#define PI_CODINGS_MAX 8            /* room for codings: ncodings used */
 typedef struct {
     pi_stamp stamp;
     apr_uint64_t one_pass;         /* held whole, libdeflate, with
@@ -162,12 +161,16 @@ typedef struct {
                                     * after the node paused 250 ms */
     apr_uint64_t compressor_waits; /* found every libdeflate compressor
                                     * of its level busy and waited */
-    /* version 2: per coding, in PI_CODING_NAMES order (the four above
-     * count gzip only, as before): compressed responses, and their bytes
-     * before and after compression */
-    apr_uint64_t coding_responses[PI_CODINGS];
-    apr_uint64_t coding_bytes_in[PI_CODINGS];
-    apr_uint64_t coding_bytes_out[PI_CODINGS];
+    /* version 3: per coding the offload produces, ncodings of them in
+     * mod_pibalance's order (its coding table), each named by its token
+     * ("gzip", "br", ...: static strings of mod_pibalance, valid while it
+     * is loaded; the four above count gzip only, as before): compressed
+     * responses, and their bytes before and after compression */
+    unsigned ncodings;
+    const char *coding_name[PI_CODINGS_MAX];
+    apr_uint64_t coding_responses[PI_CODINGS_MAX];
+    apr_uint64_t coding_bytes_in[PI_CODINGS_MAX];
+    apr_uint64_t coding_bytes_out[PI_CODINGS_MAX];
     /* version 2: with Apache's cache, requests whose Accept-Encoding
      * PiBalanceDeflateCacheKey normalised, as mod_cache reported them */
     apr_uint64_t cache_hits;       /* served from a stored copy */

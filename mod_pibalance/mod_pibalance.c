@@ -1,8 +1,9 @@
 /* mod_pibalance.c -- module wiring: registers lbmethod "pi" and checks
- * its dependencies.  The method lives in pib_lbmethod.c, the pick in
- * pib_score.c.  Deflate offload: directives in pib_deflate_conf.c, the
- * filter in pib_deflate.c, the upstream request in pib_upstream.c, its
- * counters in pib_counts.c, with mod_cache in pib_cache.c.
+ * its dependencies.  The configuration (every directive) is pib_config.c;
+ * the method lives in pib_lbmethod.c, the pick in pib_score.c.  Deflate
+ * offload: the filter in pib_deflate.c, the upstream request in
+ * pib_upstream.c, its counters in pib_counts.c, with mod_cache in
+ * pib_cache.c.
  */
 #include "httpd.h"
 #include "http_config.h"
@@ -10,15 +11,16 @@
 #include "ap_provider.h"
 #include "mod_proxy.h"
 
+#include "pib_attempt.h"
 #include "pib_lbmethod.h"
 #include "pib_deflate.h"
-#include "pib_deflate_conf.h"
+#include "pib_config.h"
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
 #include "pib_counts.h"
-#include "pib_lbconf.h"
 #include "pib_log.h"
-#include "pib_settings.h"
+#include "pib_pool_glue.h"
+#include "pib_public.h"
 #include "pib_state.h"
 #include "pib_cache.h"
 
@@ -50,7 +52,7 @@ static int pib_pre_config(apr_pool_t *pconf, apr_pool_t *plog,
     (void)pconf;
     (void)plog;
     (void)ptemp;
-    pib_adapt_conf_reset();
+    pib_conf_reset();
     return OK;
 }
 
@@ -63,12 +65,11 @@ static void pib_register_hooks(apr_pool_t *p)
 
     ap_hook_post_config(pib_post_config, after_balancer, NULL,
                         APR_HOOK_MIDDLE);
-    pib_lbmethod_register(p);
+    pib_attempt_register(p);
+    pib_public_register(p);
     pib_deflate_register(p);
+    pib_pool_register(p);
     pib_upstream_register(p);
-    pib_adapt_register(p);
-    pib_counts_register(p);
-    pib_settings_register(p);
     pib_cache_register(p);
 }
 
@@ -76,9 +77,9 @@ AP_DECLARE_MODULE(pibalance) = {
     STANDARD20_MODULE_STUFF,
     pib_create_dir,         /* create per-directory config */
     pib_merge_dir,          /* merge per-directory config */
-    pib_cache_create_srv,   /* create per-server config */
-    pib_cache_merge_srv,    /* merge per-server config */
-    pib_deflate_cmds,       /* directives */
+    pib_create_srv,         /* create per-server config */
+    pib_merge_srv,          /* merge per-server config */
+    pib_cmds,               /* directives (pib_config.c) */
     pib_register_hooks,
     AP_MODULE_FLAG_NONE
 };

@@ -28,7 +28,7 @@
 #include "pib_adapt.h"
 #include "pib_adapt_glue.h"
 #include "pib_event.h"
-#include "pib_deflate_conf.h"
+#include "pib_config.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -52,7 +52,7 @@ apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s)
 
     pib_adapt_st = &pib_adapt_local;
     memset(&pib_adapt_local, 0, sizeof(pib_adapt_local));
-    if (!pib_adapt_conf_get()->on) {
+    if (!pib_conf_adapt()->on) {
         return APR_SUCCESS;
     }
     rv = apr_shm_create(&shm, sizeof(pib_adapt_shared), NULL, pconf);
@@ -128,7 +128,7 @@ static void pib_sample(const pib_adapt_conf *c, server_rec *s)
 
 int pib_adapt_level_now(int configured, server_rec *s)
 {
-    const pib_adapt_conf *c = pib_adapt_conf_get();
+    const pib_adapt_conf *c = pib_conf_adapt();
     apr_uint32_t now, last;
 
     if (!c->on) {
@@ -145,7 +145,7 @@ int pib_adapt_level_now(int configured, server_rec *s)
         configured);
 }
 
-static int pib_deflate_state(pi_deflate_state *out)
+int pib_deflate_state(pi_deflate_state *out)
 {
     pib_adapt_state st;
 
@@ -153,16 +153,10 @@ static int pib_deflate_state(pi_deflate_state *out)
         return -1;
     }
     st = (pib_adapt_state)apr_atomic_read32(&pib_adapt_st->state);
-    out->adaptive = pib_adapt_conf_get()->on;
+    out->adaptive = pib_conf_adapt()->on;
     out->name = pib_adapt_name(st);
     out->cpu_busy_pct = (int)apr_atomic_read32(&pib_adapt_st->busy_pct) - 1;
     out->temp_mc = (int)apr_atomic_read32(&pib_adapt_st->temp_mc) - 1;
     out->changes = apr_atomic_read32(&pib_adapt_st->changes);
     return 0;
-}
-
-void pib_adapt_register(apr_pool_t *p)
-{
-    (void)p;
-    APR_REGISTER_OPTIONAL_FN(pib_deflate_state);
 }

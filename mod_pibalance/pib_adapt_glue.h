@@ -5,6 +5,8 @@
 
 #include "httpd.h"
 
+#include "pi_api.h"
+
 /* post_config (real pass): creates the shared state. */
 apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
 
@@ -13,7 +15,8 @@ apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
  * of one child wins the second); never blocks. */
 int pib_adapt_level_now(int configured, server_rec *s);
 
-/* Registers the pib_deflate_state optional function. */
-void pib_adapt_register(apr_pool_t *p);
+/* The optional function pib_deflate_state (include/pi_api.h),
+ * registered by pib_public.c. */
+int pib_deflate_state(pi_deflate_state *out);
 
 #endif /* PIB_ADAPT_GLUE_H */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "pib_ae.h"
+#include "pib_coding_table.h"
 
 static int pib_lower(int c)
 {
@@ -131,30 +132,42 @@ static int pib_parse_params(const char *p, const char *end)
     return q;
 }
 
+/* The tokens a client may name that the coding table does not hold:
+ * an alias (RFC 9110 12.5.3: x-gzip is gzip), codings the master does not
+ * produce, identity and "*". */
 static const struct {
     const char *token;
     pib_coding coding;
-} pib_coding_names[] = {
-    { "gzip", PIB_CODING_GZIP }, { "x-gzip", PIB_CODING_GZIP },
-    { "br", PIB_CODING_BR }, { "zstd", PIB_CODING_ZSTD },
-    { "deflate", PIB_CODING_DEFLATE }, { "identity", PIB_CODING_IDENTITY },
-    { "*", PIB_CODING_ANY },
+} pib_other_names[] = {
+    { "x-gzip", PIB_CODING_GZIP }, { "deflate", PIB_CODING_DEFLATE },
+    { "identity", PIB_CODING_IDENTITY }, { "*", PIB_CODING_ANY },
 };
+
+/* The coding a token names: a row of the table, else one of the others;
+ * PIB_CODING_COUNT for none. */
+static pib_coding pib_coding_named(const char *tok, size_t n)
+{
+    const pib_coding_row *row = pib_coding_row_named(tok, n);
+    size_t i;
+
+    if (row != NULL) {
+        return row->coding;
+    }
+    for (i = 0; i < sizeof(pib_other_names) / sizeof(pib_other_names[0]);
+         i++) {
+        if (pib_token_is(tok, n, pib_other_names[i].token)) {
+            return pib_other_names[i].coding;
+        }
+    }
+    return PIB_CODING_COUNT;
+}
 
 static void pib_ae_note(pib_ae *ae, const char *tok, size_t n, int q)
 {
-    size_t i;
+    pib_coding c = pib_coding_named(tok, n);
 
-    for (i = 0; i < sizeof(pib_coding_names) / sizeof(pib_coding_names[0]);
-         i++) {
-        if (pib_token_is(tok, n, pib_coding_names[i].token)) {
-            int *slot = &ae->q[pib_coding_names[i].coding];
-
-            if (q > *slot) {
-                *slot = q;
-            }
-            return;
-        }
+    if (c != PIB_CODING_COUNT && q > ae->q[c]) {
+        ae->q[c] = q;
     }
 }
 
@@ -245,21 +258,11 @@ int pib_ae_wants_gzip(const pib_ae *ae)
     return pib_ae_choose(ae, gzip_only, 1) == PIB_CODING_GZIP;
 }
 
-static const char *const pib_suffixes[] = { "-gzip", "-br", "-zstd" };
-#define PIB_NSUFFIXES (sizeof(pib_suffixes) / sizeof(pib_suffixes[0]))
-
 const char *pib_etag_suffix(pib_coding c)
 {
-    switch (c) {
-    case PIB_CODING_GZIP:
-        return pib_suffixes[0];
-    case PIB_CODING_BR:
-        return pib_suffixes[1];
-    case PIB_CODING_ZSTD:
-        return pib_suffixes[2];
-    default:
-        return NULL;
-    }
+    const pib_coding_row *row = pib_coding_row_of(c);
+
+    return row != NULL ? row->etag_suffix : NULL;
 }
 
 /* The length of our suffix ending the n bytes at p, or 0. */
@@ -267,10 +270,11 @@ static size_t pib_suffix_at_end(const char *p, size_t n)
 {
     size_t i;
 
-    for (i = 0; i < PIB_NSUFFIXES; i++) {
-        size_t sl = strlen(pib_suffixes[i]);
+    for (i = 0; i < PIB_NCODINGS; i++) {
+        const char *suffix = pib_coding_rows[i].etag_suffix;
+        size_t sl = strlen(suffix);
 
-        if (n >= sl && memcmp(p + n - sl, pib_suffixes[i], sl) == 0) {
+        if (n >= sl && memcmp(p + n - sl, suffix, sl) == 0) {
             return sl;
         }
     }

@@ -11,9 +11,9 @@
  *   log_transaction    pib_cache_log: client's value back, counters
  *
  * The directives are per server (mod_cache's quick handler sees only the
- * server's configuration: no <Location> or <Proxy> is known yet): the
- * module's server configuration, a virtual host inheriting each one it
- * does not set from the main server.
+ * server's configuration: no <Location> or <Proxy> is known yet): in the
+ * module's server configuration (pib_config.c), a virtual host inheriting
+ * each one it does not set from the main server.
  *
  * Left out: decompressing the stored gzip copy for identity clients (the
  * identity copy is a variant of its own: the node's exact bytes, no CPU
@@ -34,9 +34,8 @@
 #include "pib_ae.h"
 #include "pib_cachekey.h"
 #include "pib_cache.h"
-#include "pib_deflate_conf.h"
+#include "pib_config.h"
 #include "pib_counts.h"
-#include "pi_num.h"
 
 APLOG_USE_MODULE(pibalance);
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
@@ -47,7 +46,7 @@ extern module AP_MODULE_DECLARE_DATA pibalance_module;
 static const pib_codings *pib_cache_offer(request_rec *r)
 {
     static pib_codings gzip_alone;
-    const pib_deflate_conf *dc = pib_deflate_conf_get(r);
+    const pib_deflate_conf *dc = pib_conf_deflate(r);
 
     if (dc != NULL && dc->codings != NULL) {
         return dc->codings;
@@ -56,97 +55,6 @@ static const pib_codings *pib_cache_offer(request_rec *r)
         pib_codings_default(&gzip_alone);
     }
     return &gzip_alone;
-}
-
-typedef struct {
-    int key;                /* PiBalanceDeflateCacheKey, -1 unset */
-    int store_level;        /* PiBalanceDeflateStoreLevel, -1 unset */
-    int refresh_full;       /* PiBalanceDeflateCacheRefresh, -1 unset */
-} pib_cache_conf;
-
-void *pib_cache_create_srv(apr_pool_t *p, server_rec *s)
-{
-    pib_cache_conf *c = apr_palloc(p, sizeof(*c));
-
-    (void)s;
-    c->key = c->store_level = c->refresh_full = -1;
-    return c;
-}
-
-/* A virtual host inherits each directive it does not set. */
-void *pib_cache_merge_srv(apr_pool_t *p, void *basev, void *addv)
-{
-    const pib_cache_conf *base = basev, *add = addv;
-    pib_cache_conf *c = apr_palloc(p, sizeof(*c));
-
-    c->key = add->key != -1 ? add->key : base->key;
-    c->store_level = add->store_level != -1 ? add->store_level
-                                            : base->store_level;
-    c->refresh_full = add->refresh_full != -1 ? add->refresh_full
-                                              : base->refresh_full;
-    return c;
-}
-
-static pib_cache_conf *pib_cache_conf_for(cmd_parms *cmd)
-{
-    return ap_get_module_config(cmd->server->module_config,
-                                &pibalance_module);
-}
-
-/* A field of s's configuration (merged with the main server's), else -1. */
-static int pib_cache_field(const server_rec *s, size_t off)
-{
-    const pib_cache_conf *c = ap_get_module_config(s->module_config,
-                                                   &pibalance_module);
-
-    return c != NULL ? *(const int *)((const char *)c + off) : -1;
-}
-
-const char *pib_set_cache_key(cmd_parms *cmd, void *dc, int on)
-{
-    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
-
-    (void)dc;
-    if (err != NULL) {
-        return err;
-    }
-    pib_cache_conf_for(cmd)->key = on;
-    return NULL;
-}
-
-const char *pib_set_store_level(cmd_parms *cmd, void *dc, const char *arg)
-{
-    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
-    long v;
-
-    (void)dc;
-    if (err != NULL) {
-        return err;
-    }
-    if (pi_parse_whole(arg, 1, 12, &v) != 0) {
-        return apr_psprintf(cmd->pool, "%s: '%s' must be a whole number "
-                            "1..12 (above 9: libdeflate only; a streamed "
-                            "body gets zlib's 9)", cmd->cmd->name, arg);
-    }
-    pib_cache_conf_for(cmd)->store_level = (int)v;
-    return NULL;
-}
-
-const char *pib_set_cache_refresh(cmd_parms *cmd, void *dc,
-                                  const char *arg)
-{
-    const char *err = ap_check_cmd_context(cmd, NOT_IN_DIR_LOC_FILE);
-
-    (void)dc;
-    if (err != NULL) {
-        return err;
-    }
-    if (strcasecmp(arg, "conditional") != 0 && strcasecmp(arg, "full") != 0) {
-        return apr_psprintf(cmd->pool, "%s: '%s' must be conditional or "
-                            "full", cmd->cmd->name, arg);
-    }
-    pib_cache_conf_for(cmd)->refresh_full = strcasecmp(arg, "full") == 0;
-    return NULL;
 }
 
 /* ---- the key ------------------------------------------------------------ */
@@ -176,7 +84,7 @@ static int pib_cache_read(request_rec *r)
     const char *v;
 
     pib_cache_note_conds(r);
-    if (pib_cache_field(r->server, APR_OFFSETOF(pib_cache_conf, key)) != 1
+    if (!pib_conf_cache_key(r->server)
         || apr_table_get(r->notes, PIB_NOTE_CLIENT_AE) != NULL) {
         return DECLINED;
     }
@@ -282,8 +190,7 @@ static void pib_cache_note_conds(request_rec *r)
 {
     const char *inm, *ims;
 
-    if (pib_cache_field(r->server,
-                        APR_OFFSETOF(pib_cache_conf, refresh_full)) != 1
+    if (!pib_conf_refresh_full(r->server)
         || apr_table_get(r->notes, PIB_NOTE_CLIENT_INM) != NULL) {
         return;
     }
@@ -319,8 +226,7 @@ int pib_cache_refresh_whole(request_rec *r, apr_table_t *up)
 
 int pib_cache_level(request_rec *r, int level)
 {
-    int store = pib_cache_field(r->server,
-                                APR_OFFSETOF(pib_cache_conf, store_level));
+    int store = pib_conf_store_level(r->server);
 
     if (store <= 0) {
         return level;
@@ -478,14 +384,13 @@ static int pib_cache_check_config(apr_pool_t *pconf, apr_pool_t *plog,
         return OK;
     }
     for (v = s; v != NULL; v = v->next) {
-        if (pib_cache_field(v, APR_OFFSETOF(pib_cache_conf, refresh_full))
-            == 1) {
+        if (pib_conf_refresh_full(v)) {
             ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, v,
                          PIBLOGNO(12800) "PiBalanceDeflateCacheRefresh full "
                          "needs mod_cache (LoadModule cache_module)");
             return !OK;
         }
-        if (pib_cache_field(v, APR_OFFSETOF(pib_cache_conf, key)) == 1) {
+        if (pib_conf_cache_key(v)) {
             ap_log_error(APLOG_MARK, APLOG_STARTUP | APLOG_ERR, 0, v,
                          PIBLOGNO(12500) "PiBalanceDeflateCacheKey On "
                          "needs mod_cache (LoadModule cache_module, and "

@@ -17,6 +17,7 @@
 #include <libdeflate.h>
 
 #include "pib_codec.h"
+#include "pib_coding_table.h"
 
 void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n)
 {
@@ -193,16 +194,9 @@ const pib_codec pib_codec_oneshot = {
 
 const pib_codec *pib_codec_for(pib_coding c, int one_pass)
 {
-    switch (c) {
-    case PIB_CODING_GZIP:
-        return one_pass ? &pib_codec_oneshot : &pib_codec_zlib;
-    case PIB_CODING_ZSTD:
-        return one_pass ? &pib_codec_zstd_oneshot : &pib_codec_zstd;
-    case PIB_CODING_BR:
-        return one_pass ? &pib_codec_br_oneshot : &pib_codec_br;
-    default:
-        return NULL;
-    }
+    const pib_coding_row *row = pib_coding_row_of(c);
+
+    return row == NULL ? NULL : one_pass ? row->one_pass : row->stream;
 }
 
 /* ---- the stream --------------------------------------------------------- */

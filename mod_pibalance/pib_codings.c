@@ -14,18 +14,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pib_codings.h"
+#include <stdio.h>
 
-static const struct {
-    const char *token;
-    pib_coding coding;
-    int max;                /* highest level; 0: no level accepted */
-} pib_known[] = {
-    { "gzip", PIB_CODING_GZIP, 0 },
-    { "br", PIB_CODING_BR, PIB_BR_LEVEL_MAX },
-    { "zstd", PIB_CODING_ZSTD, PIB_ZSTD_LEVEL_MAX },
-};
-#define PIB_NKNOWN (sizeof(pib_known) / sizeof(pib_known[0]))
+#include "pib_coding_table.h"
+#include "pib_codings.h"
 
 void pib_codings_default(pib_codings *c)
 {
@@ -51,42 +43,69 @@ static int pib_level_of(const char *s, int max)
     return *s == '\0' ? v : -1;
 }
 
+/* The words of the messages that list the codings, made once from the
+ * table: "gzip, br and zstd" and "gzip, br[=1..11], zstd[=1..19]". */
+static char pib_names[96], pib_accepted[160];
+
+static void pib_words(void)
+{
+    size_t i, n = 0, m = 0;
+
+    if (pib_names[0] != '\0') {
+        return;
+    }
+    for (i = 0; i < PIB_NCODINGS; i++) {
+        const pib_coding_row *k = &pib_coding_rows[i];
+        const char *sep = i == 0 ? "" : i + 1 == PIB_NCODINGS ? " and "
+                                                              : ", ";
+
+        n += (size_t)snprintf(pib_names + n, sizeof(pib_names) - n, "%s%s",
+                              sep, k->token);
+        m += (size_t)snprintf(pib_accepted + m, sizeof(pib_accepted) - m,
+                              k->level_max ? "%s%s[=1..%d]" : "%s%s",
+                              i ? ", " : "", k->token, k->level_max);
+        n = n < sizeof(pib_names) ? n : sizeof(pib_names) - 1;
+        m = m < sizeof(pib_accepted) ? m : sizeof(pib_accepted) - 1;
+    }
+}
+
+const char *pib_codings_accepted(void)
+{
+    pib_words();
+    return pib_accepted;
+}
+
 static const char *pib_codings_one(pib_codings *c, const char *arg)
 {
+    static char unknown[160];
     const char *eq = strchr(arg, '=');
-    size_t len = eq ? (size_t)(eq - arg) : strlen(arg), i, j;
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg), j;
+    const pib_coding_row *k = pib_coding_row_named(arg, len);
 
-    for (i = 0; i < PIB_NKNOWN; i++) {
-        if (strlen(pib_known[i].token) == len
-            && strncasecmp(arg, pib_known[i].token, len) == 0) {
-            break;
-        }
-    }
-    if (i == PIB_NKNOWN) {
-        return "unknown coding: the codings are gzip, br and zstd";
+    if (k == NULL) {
+        pib_words();
+        snprintf(unknown, sizeof(unknown),
+                 "unknown coding: the codings are %s", pib_names);
+        return unknown;
     }
     for (j = 0; j < c->n; j++) {
-        if (c->order[j] == pib_known[i].coding) {
+        if (c->order[j] == k->coding) {
             return "coding listed twice";
         }
     }
     if (eq != NULL) {
         int v;
 
-        if (pib_known[i].max == 0) {
-            return "gzip takes no level here: its level is "
-                   "PiBalanceDeflateLevel";
+        if (k->level_max == 0) {
+            return k->level_error;
         }
-        v = pib_level_of(eq + 1, pib_known[i].max);
+        v = pib_level_of(eq + 1, k->level_max);
         if (v < 0) {
-            return pib_known[i].coding == PIB_CODING_BR
-                   ? "the br level (quality) must be a whole number in "
-                     "[1, 11]"
-                   : "the zstd level must be a whole number in [1, 19]";
+            return k->level_error;
         }
-        c->level[pib_known[i].coding] = v;
+        c->level[k->coding] = v;
     }
-    c->order[c->n++] = pib_known[i].coding;
+    c->order[c->n++] = k->coding;
     return NULL;
 }
 
@@ -98,10 +117,10 @@ const char *pib_codings_parse(pib_codings *c, int argc,
     memset(c, 0, sizeof(*c));
     *bad = 0;
     if (argc < 1) {
-        return "name at least one coding: gzip, br or zstd";
+        return "name at least one coding";
     }
     for (i = 0; i < argc; i++) {
-        /* at most PIB_CODINGS_MAX pass: a fourth is a duplicate */
+        /* at most PIB_NCODINGS pass: one more is a duplicate */
         const char *why = pib_codings_one(c, argv[i]);
 
         if (why != NULL) {
@@ -114,16 +133,15 @@ const char *pib_codings_parse(pib_codings *c, int argc,
 
 int pib_codings_level(const pib_codings *c, pib_coding k, int gzip_level)
 {
-    switch (k) {
-    case PIB_CODING_GZIP:
-        return gzip_level;
-    case PIB_CODING_BR:
-        return c->level[k] > 0 ? c->level[k] : PIB_BR_LEVEL;
-    case PIB_CODING_ZSTD:
-        return c->level[k] > 0 ? c->level[k] : PIB_ZSTD_LEVEL;
-    default:
+    const pib_coding_row *row = pib_coding_row_of(k);
+
+    if (row == NULL) {
         return 0;
     }
+    if (row->level_max == 0) {
+        return gzip_level;            /* gzip: PiBalanceDeflateLevel */
+    }
+    return c->level[k] > 0 ? c->level[k] : row->level_default;
 }
 
 pib_coding pib_coding_pick(const pib_ae *ae, int no_gzip,
@@ -137,12 +155,7 @@ pib_coding pib_coding_pick(const pib_ae *ae, int no_gzip,
 
 const char *pib_coding_token(pib_coding k)
 {
-    size_t i;
+    const pib_coding_row *row = pib_coding_row_of(k);
 
-    for (i = 0; i < PIB_NKNOWN; i++) {
-        if (pib_known[i].coding == k) {
-            return pib_known[i].token;
-        }
-    }
-    return NULL;
+    return row != NULL ? row->token : NULL;
 }

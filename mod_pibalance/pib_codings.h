@@ -11,17 +11,12 @@
 
 #include "pib_ae.h"
 
-#define PIB_CODINGS_MAX 3           /* gzip, br, zstd */
+#include "pib_coding_table.h"
 
-/* Levels: zstd 1..19 (above 19 needs more than the 8 MiB window browsers
- * decode), brotli quality 1..11 (0 left out: 0 is the adaptive rule's
- * "do not compress"), gzip's own is PiBalanceDeflateLevel.  Level 1 of
- * every scale is its fastest, which is what the adaptive rule's reduced
- * step uses (pib_adapt_level). */
-#define PIB_ZSTD_LEVEL_MAX   19
-#define PIB_BR_LEVEL_MAX     11
-#define PIB_ZSTD_LEVEL       3      /* default; see docs/offload.md */
-#define PIB_BR_LEVEL         4      /* default; see docs/offload.md */
+/* The codings, their level ranges and defaults: pib_coding_table.h.
+ * Level 1 of every scale is its fastest, which is what the adaptive
+ * rule's reduced step uses (pib_adapt_level). */
+#define PIB_CODINGS_MAX PIB_NCODINGS
 
 typedef struct {
     size_t n;                            /* codings offered, >= 1 */
@@ -32,13 +27,17 @@ typedef struct {
 /* The default: gzip alone. */
 void pib_codings_default(pib_codings *c);
 
-/* Parses the arguments of PiBalanceDeflateCodecs: each "gzip", "br",
- * "zstd", "br=N" or "zstd=N" (case-insensitive), in the order of
- * preference.  Returns NULL, or a static message for why argv[*bad] was
- * refused (unknown coding, listed twice, level out of range, a level
- * for gzip, nothing listed); *c is then unspecified. */
+/* Parses the arguments of PiBalanceDeflateCodecs: each a coding of the
+ * table, with "=N" for one that takes a level (case-insensitive), in the
+ * order of preference.  Returns NULL, or a static message for why
+ * argv[*bad] was refused (unknown coding, listed twice, level out of
+ * range, a level for gzip, nothing listed); *c is then unspecified. */
 const char *pib_codings_parse(pib_codings *c, int argc,
                               const char *const argv[], int *bad);
+
+/* What PiBalanceDeflateCodecs accepts, for messages: "gzip,
+ * br[=1..11], zstd[=1..19]" (from the table; static). */
+const char *pib_codings_accepted(void);
 
 /* The level of coding k in c: the level given, else its default;
  * gzip_level for gzip (PiBalanceDeflateLevel). */
@@ -54,8 +53,7 @@ int pib_codings_level(const pib_codings *c, pib_coding k, int gzip_level);
 pib_coding pib_coding_pick(const pib_ae *ae, int no_gzip,
                            const pib_codings *c);
 
-/* Content-Encoding token of a coding ("gzip", "br", "zstd"), NULL for
- * the others. */
+/* Content-Encoding token of a coding (its row's), NULL for the others. */
 const char *pib_coding_token(pib_coding k);
 
 #endif /* PIB_CODINGS_H */

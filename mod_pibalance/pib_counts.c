@@ -92,7 +92,7 @@ void pib_count_add(int which, apr_uint64_t n)
 
 void pib_count_coding(int k, apr_uint64_t in, apr_uint64_t out)
 {
-    if (k < 0 || k >= 3) {
+    if (k < 0 || k >= PIB_NCODINGS) {
         return;
     }
     pib_count_add(PIB_CNT_CODING + 3 * k, 1);
@@ -105,7 +105,7 @@ apr_uint64_t pib_count_get(pib_counter which)
     return pi_ctr_read(&pib_counts->c[which]);
 }
 
-static int pib_deflate_counters(pi_deflate_counts *out)
+int pib_deflate_counters(pi_deflate_counts *out)
 {
     int k;
 
@@ -116,9 +116,12 @@ static int pib_deflate_counters(pi_deflate_counts *out)
     out->streamed = pib_count_get(PIB_CNT_STREAMED);
     out->trickled = pib_count_get(PIB_CNT_TRICKLED);
     out->compressor_waits = pib_count_get(PIB_CNT_WAITS);
-    for (k = 0; k < PI_CODINGS; k++) {
-        const pi_ctr64 *c = &pib_counts->c[PIB_CNT_CODING + 3 * k];
+    out->ncodings = PIB_NCODINGS;
+    for (k = 0; k < PIB_NCODINGS && k < PI_CODINGS_MAX; k++) {
+        const pib_coding_row *row = &pib_coding_rows[k];
+        const pi_ctr64 *c = &pib_counts->c[PIB_CNT_CODING + 3 * row->counter];
 
+        out->coding_name[k] = row->token;
         out->coding_responses[k] = pi_ctr_read(&c[0]);
         out->coding_bytes_in[k] = pi_ctr_read(&c[1]);
         out->coding_bytes_out[k] = pi_ctr_read(&c[2]);
@@ -128,10 +131,4 @@ static int pib_deflate_counters(pi_deflate_counts *out)
     out->cache_revalidated = pib_count_get(PIB_CNT_CACHE_REVAL);
     out->cache_bytes_saved = pib_count_get(PIB_CNT_CACHE_SAVED);
     return 0;
-}
-
-void pib_counts_register(apr_pool_t *p)
-{
-    (void)p;
-    APR_REGISTER_OPTIONAL_FN(pib_deflate_counters);
 }

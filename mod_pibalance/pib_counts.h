@@ -14,6 +14,9 @@
 
 #include "httpd.h"
 
+#include "pi_api.h"
+#include "pib_coding_table.h"
+
 typedef enum {
     PIB_CNT_ONE_PASS,
     PIB_CNT_STREAMED,
@@ -23,10 +26,10 @@ typedef enum {
     PIB_CNT_CACHE_MISS,
     PIB_CNT_CACHE_REVAL,
     PIB_CNT_CACHE_SAVED,        /* bytes */
-    /* per coding: gzip, br, zstd (PI_CODING_NAMES order), each
-     * responses, bytes in, bytes out */
+    /* per coding, at its row's counter (pib_coding_table.h): responses,
+     * bytes in, bytes out */
     PIB_CNT_CODING,
-    PIB_CNT_N = PIB_CNT_CODING + 3 * 3
+    PIB_CNT_N = PIB_CNT_CODING + 3 * PIB_NCODINGS
 } pib_counter;
 
 /* post_config: finds or makes the segment (without it, each process
@@ -36,12 +39,13 @@ apr_status_t pib_counts_init(server_rec *s);
 void pib_count(pib_counter which);
 void pib_count_add(int which, apr_uint64_t n);
 
-/* A compressed response of coding index k (0 gzip, 1 br, 2 zstd) ended:
+/* A compressed response of the coding whose row's counter is k ended:
  * one response, in and out bytes. */
 void pib_count_coding(int k, apr_uint64_t in, apr_uint64_t out);
 apr_uint64_t pib_count_get(pib_counter which);
 
-/* Registers the optional function pib_deflate_counters. */
-void pib_counts_register(apr_pool_t *p);
+/* The optional function pib_deflate_counters (include/pi_api.h),
+ * registered by pib_public.c. */
+int pib_deflate_counters(pi_deflate_counts *out);
 
 #endif /* PIB_COUNTS_H */

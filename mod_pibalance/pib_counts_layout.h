@@ -17,6 +17,8 @@
 
 #define PIB_COUNTS_MAGIC   0x50694463U      /* "PiDc" */
 #define PIB_COUNTS_VERSION 2U               /* 1: keyed by its size */
+/* (The count of counters follows the coding table: a new coding makes a
+ * segment of another layout without a new version.) */
 
 /* The first four words, whatever the version. */
 typedef struct {

@@ -33,10 +33,8 @@
 #include "http_protocol.h"
 #include "http_request.h"
 #include "util_filter.h"
-#include "ap_mpm.h"
 #include "apr_strings.h"
 
-#include <unistd.h>
 
 #include "pi_clock.h"
 #include "pib_log.h"
@@ -44,9 +42,10 @@
 #include "pib_ae.h"
 #include "pib_decide.h"
 #include "pib_codec.h"
+#include "pib_coding_table.h"
 #include "pib_codec_zstd.h"
 #include "pib_deflate.h"
-#include "pib_deflate_conf.h"
+#include "pib_config.h"
 #include "pib_upstream.h"
 #include "pib_adapt_glue.h"
 #include "pib_counts.h"
@@ -136,13 +135,10 @@ static apr_off_t pib_body_length(request_rec *r, apr_bucket_brigade *bb)
 }
 
 /* Does the client's If-None-Match hold this 304's ETag with one of our
- * suffixes (*coding: the copy it revalidates, gzip, br or zstd) or
- * without one (*plain)?  *coding is PIB_CODING_IDENTITY for neither. */
+ * suffixes (*coding: the copy it revalidates, a row of the coding table)
+ * or without one (*plain)?  *coding is PIB_CODING_IDENTITY for neither. */
 static void pib_inm_holds(request_rec *r, pib_coding *coding, int *plain)
 {
-    static const pib_coding ours[] = {
-        PIB_CODING_GZIP, PIB_CODING_BR, PIB_CODING_ZSTD
-    };
     const char *inm = pib_client_header(r, "If-None-Match");
     const char *etag = apr_table_get(r->headers_out, "ETag");
     apr_size_t n, i;
@@ -155,11 +151,11 @@ static void pib_inm_holds(request_rec *r, pib_coding *coding, int *plain)
     }
     n = strlen(etag) + PIB_ETAG_SUFFIX_MAX + 2;
     suffixed = apr_palloc(r->pool, n);
-    for (i = 0; i < sizeof(ours) / sizeof(ours[0]); i++) {
-        if (pib_etag_add_suffix_for(etag, pib_etag_suffix(ours[i]),
+    for (i = 0; i < PIB_NCODINGS; i++) {
+        if (pib_etag_add_suffix_for(etag, pib_coding_rows[i].etag_suffix,
                                     suffixed, n)
             && pib_etag_in_list(inm, suffixed)) {
-            *coding = ours[i];
+            *coding = pib_coding_rows[i].coding;
             break;
         }
     }
@@ -316,11 +312,13 @@ static void pib_headers_only(request_rec *r, const pib_fctx *ctx)
     pib_set_coding_headers(r, ctx->coding); /* no length: it is unknown */
 }
 
-static pib_fstate pib_decide(ap_filter_t *f, pib_fctx *ctx,
-                             apr_bucket_brigade *bb)
+/* The first brigade (state undecided): the one decision of the filter,
+ * pib_judge(), made once. */
+static pib_fstate pib_on_start(ap_filter_t *f, pib_fctx *ctx,
+                               apr_bucket_brigade *bb)
 {
     request_rec *r = f->r;
-    const pib_deflate_conf *conf = pib_deflate_conf_get(r);
+    const pib_deflate_conf *conf = pib_conf_deflate(r);
     int level;
     pib_verdict v;
 
@@ -511,9 +509,12 @@ static int pib_end_stream(request_rec *r, pib_fctx *ctx)
  * before other codings existed, and still do). */
 static void pib_count_end(const pib_fctx *ctx)
 {
-    pib_count_coding(ctx->coding == PIB_CODING_GZIP ? 0
-                     : ctx->coding == PIB_CODING_BR ? 1 : 2,
-                     ctx->cs->in_bytes, ctx->cs->out_bytes);
+    const pib_coding_row *row = pib_coding_row_of(ctx->coding);
+
+    if (row != NULL) {
+        pib_count_coding(row->counter, ctx->cs->in_bytes,
+                         ctx->cs->out_bytes);
+    }
     if (ctx->coding != PIB_CODING_GZIP) {
         return;
     }
@@ -583,7 +584,7 @@ static apr_status_t pib_deflate_filter(ap_filter_t *f,
         ctx->state = PIB_FS_UNDECIDED;
     }
     if (ctx->state == PIB_FS_UNDECIDED) {
-        ctx->state = pib_decide(f, ctx, bb);
+        ctx->state = pib_on_start(f, ctx, bb);
         if (ctx->state == PIB_FS_COMPRESS) {
             ctx->out = apr_brigade_create(f->r->pool, f->c->bucket_alloc);
         }
@@ -597,61 +598,11 @@ static apr_status_t pib_deflate_filter(ap_filter_t *f,
 
 static void pib_deflate_insert(request_rec *r)
 {
-    const pib_deflate_conf *conf = pib_deflate_conf_get(r);
+    const pib_deflate_conf *conf = pib_conf_deflate(r);
 
     if (conf != NULL && conf->enabled == 1) {
         ap_add_output_filter(PIB_DEFLATE_FILTER, NULL, r, r->connection);
     }
-}
-
-/* The idle libdeflate compressors go with the child (valgrind saw them
- * lost once httpd -X had unloaded the module holding the pool). */
-static apr_status_t pib_ld_drain_cleanup(void *data)
-{
-    server_rec *s = data;
-    unsigned long waits = pib_ld_waits();
-
-    if (waits > 0) {
-        ap_log_error(APLOG_MARK, APLOG_INFO, 0, s, PIBLOGNO(10103)
-                     "PiBalanceDeflate: a response waited for a compressor "
-                     "%lu times in this child (PiBalanceDeflateCompressors "
-                     "%u)", waits, pib_ld_get_limit());
-    }
-    pib_ld_drain();
-    pib_zstd_drain();
-    return APR_SUCCESS;
-}
-
-/* PiBalanceDeflateCompressors, else the cores (compressing is all CPU),
- * at most ThreadsPerChild: a prefork child needs one. */
-static unsigned pib_ld_limit_of(void)
-{
-    int n = pib_compressors_get(), threads = 0;
-    long cpus;
-
-    if (n != PIB_UNSET) {
-        return (unsigned)n;
-    }
-    cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    n = cpus < 1 ? 1 : cpus > PIB_LD_MAX ? PIB_LD_MAX : (int)cpus;
-    if (ap_mpm_query(AP_MPMQ_MAX_THREADS, &threads) == APR_SUCCESS
-        && threads > 0 && n > threads) {
-        n = threads;
-    }
-    return (unsigned)n;
-}
-
-static void pib_count_wait(void)
-{
-    pib_count(PIB_CNT_WAITS);
-}
-
-static void pib_deflate_child_init(apr_pool_t *pchild, server_rec *s)
-{
-    pib_ld_set_limit(pib_ld_limit_of());
-    pib_ld_set_wait_hook(pib_count_wait);
-    apr_pool_cleanup_register(pchild, s, pib_ld_drain_cleanup,
-                              apr_pool_cleanup_null);
 }
 
 static int pib_deflate_post_config(apr_pool_t *pconf, apr_pool_t *plog,
@@ -660,7 +611,7 @@ static int pib_deflate_post_config(apr_pool_t *pconf, apr_pool_t *plog,
     (void)pconf;
     (void)plog;
     (void)ptemp;
-    pib_deflate_conf_fixup_main(s);
+    pib_conf_fixup_main(s);
     return OK;
 }
 
@@ -672,5 +623,4 @@ void pib_deflate_register(apr_pool_t *p)
     ap_register_output_filter(PIB_DEFLATE_FILTER, pib_deflate_filter, NULL,
                               AP_FTYPE_CONTENT_SET);
     ap_hook_insert_filter(pib_deflate_insert, NULL, NULL, APR_HOOK_MIDDLE);
-    ap_hook_child_init(pib_deflate_child_init, NULL, NULL, APR_HOOK_MIDDLE);
 }

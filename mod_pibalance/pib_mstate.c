@@ -71,6 +71,47 @@ void pib_ms_set_failed(pib_mstate *st, uint32_t failed)
     STORE(&st->failed, failed);
 }
 
+/* from -> to, once; the plain load first keeps the common case (no
+ * change) free of locked instructions on the per-request path. */
+static int flip(uint32_t *p, uint32_t from, uint32_t to)
+{
+    if (PEEK(p) != from) {
+        return 0;
+    }
+    return CAS(p, &from, to);
+}
+
+int pib_ms_forget_failures(pib_mstate *st)
+{
+    if (!flip(&st->failed, 1, 0)) {
+        return 0;
+    }
+    pib_ms_forget_estimate(st);
+    return 1;
+}
+
+/* stale: 0 never fresh yet, 1 fresh, 2 stale since */
+int pib_ms_note_fresh(pib_mstate *st)
+{
+    flip(&st->stale, 0, 1);
+    return flip(&st->stale, 2, 1);
+}
+
+int pib_ms_note_stale(pib_mstate *st)
+{
+    return flip(&st->stale, 1, 2);
+}
+
+int pib_ms_note_throttled(pib_mstate *st, int on)
+{
+    return flip(&st->throttled, on ? 0 : 1, on ? 1 : 0);
+}
+
+int pib_ms_note_drained(pib_mstate *st, int on)
+{
+    return flip(&st->drained, on ? 0 : 1, on ? 1 : 0);
+}
+
 void pib_ms_start_ramp(pib_mstate *st, uint32_t now)
 {
     STORE(&st->up_ms, now ? now : 1);
@@ -93,12 +134,7 @@ uint32_t pib_ms_drained(const pib_mstate *st)
 
 int pib_ms_note_down(pib_mstate *st)
 {
-    uint32_t up = 0;
-
-    if (PEEK(&st->down) != 0) {
-        return 0;
-    }
-    return CAS(&st->down, &up, 1);
+    return flip(&st->down, 0, 1);
 }
 
 uint32_t pib_ms_down(const pib_mstate *st)
@@ -108,10 +144,5 @@ uint32_t pib_ms_down(const pib_mstate *st)
 
 int pib_ms_note_up(pib_mstate *st)
 {
-    uint32_t down = 1;
-
-    if (PEEK(&st->down) == 0) {
-        return 0;
-    }
-    return CAS(&st->down, &down, 0);
+    return flip(&st->down, 1, 0);
 }

@@ -5,8 +5,7 @@
  * has no cheap 64-bit atomics), unit-tested in tests/unit/test_mstate.c.
  * Every field is read and written by many processes and threads at once,
  * without a lock: each operation below says what it does to which field;
- * pib_lbmethod.c never touches a field but through them (and the
- * logged-state flags through its compare-and-set).  Where the states live
+ * nothing else touches a field but through them.  Where the states live
  * (one segment per generation) is pib_state.c's business.
  */
 #ifndef PIB_MSTATE_H
@@ -66,6 +65,26 @@ uint32_t pib_ms_failed(const pib_mstate *st);
 
 /* Its last attempt failed (1) or not (0). */
 void pib_ms_set_failed(pib_mstate *st, uint32_t failed);
+
+/* Its failures are forgotten: the flag cleared (compare-and-swap) and,
+ * when this call cleared it, the estimate too (no sample: the median of
+ * the others).  Returns 1 when it had failed, 0 when not (or another
+ * caller forgot them first). */
+int pib_ms_forget_failures(pib_mstate *st);
+
+/* ---- logged states: each change is seen by one caller of many ---- */
+
+/* Its telemetry is fresh now.  Returns 1 when it was stale before (it is
+ * back: log it), 0 when it was fresh or never was (the first reading). */
+int pib_ms_note_fresh(pib_mstate *st);
+
+/* Its telemetry is stale now.  Returns 1 when it was fresh before. */
+int pib_ms_note_stale(pib_mstate *st);
+
+/* Throttled (on 1) or not (0) now, drained for heat or not: each returns
+ * 1 when that changed the flag, 0 when it was so already. */
+int pib_ms_note_throttled(pib_mstate *st, int on);
+int pib_ms_note_drained(pib_mstate *st, int on);
 
 /* ---- slow start (up_ms), heat and usability ---- */
 

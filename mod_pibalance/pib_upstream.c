@@ -29,7 +29,7 @@
 
 #include "pib_log.h"
 #include "pib_cache.h"
-#include "pib_deflate_conf.h"
+#include "pib_config.h"
 #include "pib_upstream.h"
 #include "pib_proxyhook.h"
 #include "pib_req.h"
@@ -45,7 +45,7 @@ typedef struct {
 
 static int pib_offloaded(request_rec *r)
 {
-    const pib_deflate_conf *c = pib_deflate_conf_get(r);
+    const pib_deflate_conf *c = pib_conf_deflate(r);
 
     return c != NULL && c->enabled == 1;
 }
@@ -87,7 +87,7 @@ static int pib_ae_cb(void *rec, const char *key, const char *val)
 static int pib_drop_date_range(request_rec *r, apr_table_t *t)
 {
     const char *ir = apr_table_get(t, "If-Range");
-    const pib_deflate_conf *conf = pib_deflate_conf_get(r);
+    const pib_deflate_conf *conf = pib_conf_deflate(r);
     pib_ae ae;
 
     if (conf == NULL || ir == NULL || apr_table_get(t, "Range") == NULL

@@ -39,7 +39,7 @@
 #include "mod_proxy.h"
 #include "mod_watchdog.h"
 
-#include "pis_answer.h"
+#include "pis_http_reply.h"
 #include "pis_config.h"
 #include "pis_connect.h"
 #include "pis_energy.h"
@@ -177,7 +177,7 @@ static void probe_parse(probe_t *p, pis_telemetry *t)
     size_t body_len;
     int status;
 
-    if (pis_parse_http_answer(p->buf, p->len, &status, &body, &body_len)
+    if (pis_parse_http_reply(p->buf, p->len, &status, &body, &body_len)
         != 0) {
         p->error = "not an HTTP answer";
     }

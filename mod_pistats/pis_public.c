@@ -166,7 +166,14 @@ void pis_deflate_counts(pis_snap *snap)
     snap->cache_misses = c.cache_misses;
     snap->cache_revalidated = c.cache_revalidated;
     snap->cache_bytes_saved = c.cache_bytes_saved;
-    for (k = 0; k < PI_CODINGS; k++) {
+    snap->ncodings = 0;
+    for (k = 0; k < (int)c.ncodings && k < PI_CODINGS_MAX
+                && k < PIS_NCODINGS_MAX; k++) {
+        if (c.coding_name[k] == NULL) {
+            break;
+        }
+        snap->ncodings++;
+        snap->coding_name[k] = c.coding_name[k];
         snap->deflate_coding[k][0] = c.coding_responses[k];
         snap->deflate_coding[k][1] = c.coding_bytes_in[k];
         snap->deflate_coding[k][2] = c.coding_bytes_out[k];

@@ -53,12 +53,6 @@ void pis_render_snap_json(pis_out *o, const pis_snap *snap);
  * left out. */
 void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap);
 
-/* Sets name_shared on every balancer whose name another balancer of the
- * snapshot has too (a virtual host's own balancer beside the main
- * server's).  Prometheus then labels their series with vhost as well:
- * without it the two would give the same series twice. */
-void pis_snap_mark_shared(pis_snap *snap);
-
 /* The HTML page of a master: own telemetry, a table per balancer with
  * an inline SVG chart per member (pis_render_chart.c).  No external
  * assets, no JavaScript.  refresh > 0 adds a meta refresh. */

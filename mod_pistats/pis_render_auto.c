@@ -16,6 +16,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <ctype.h>
 #include <stdio.h>
 
 #include "pis_fate.h"
@@ -46,19 +47,29 @@ static void kv_u64(pis_out *o, const char *prefix, const char *k,
     pis_putf(o, "%" PRIu64 "\n", v);
 }
 
-/* Per coding: DeflateGzipResponses, DeflateGzipBytesIn, ...Out, then
- * Br, Zstd. */
+/* Per coding, in mod_pibalance's order: DeflateGzipResponses,
+ * DeflateGzipBytesIn, ...Out, then the next (its name capitalised, any
+ * character but a letter or digit dropped). */
 static void deflate_codings(pis_out *o, const pis_snap *snap)
 {
-    static const char *const cap[PIS_NCODINGS] = { "Gzip", "Br", "Zstd" };
     static const char *const what[3] = { "Responses", "BytesIn",
                                          "BytesOut" };
-    char k[48];
-    int c, i;
+    char cap[16], k[48];
+    unsigned c, i, j, n;
 
-    for (c = 0; c < PIS_NCODINGS; c++) {
+    for (c = 0; c < snap->ncodings; c++) {
+        const char *name = snap->coding_name[c];
+
+        for (j = n = 0; name[j] && n + 1 < sizeof(cap); j++) {
+            if (isalnum((unsigned char)name[j])) {
+                cap[n] = (char)(n == 0 ? toupper((unsigned char)name[j])
+                                       : name[j]);
+                n++;
+            }
+        }
+        cap[n] = '\0';
         for (i = 0; i < 3; i++) {
-            snprintf(k, sizeof(k), "Deflate%s%s", cap[c], what[i]);
+            snprintf(k, sizeof(k), "Deflate%s%s", cap, what[i]);
             kv_u64(o, "", k, snap->deflate_coding[c][i]);
         }
     }

@@ -362,12 +362,12 @@ static void put_balancer(pis_jw *w, const pis_balancer_snap *b)
 /* "codings":{"gzip":{"responses":N,"bytes_in":N,"bytes_out":N},...} */
 static void deflate_codings(pis_jw *w, const pis_snap *s)
 {
-    int c;
+    unsigned c;
 
     jw_key(w, "codings");
     jw_open(w, "{", 0);
-    for (c = 0; c < PIS_NCODINGS; c++) {
-        jw_key(w, PIS_CODING_NAME(c));
+    for (c = 0; c < s->ncodings; c++) {
+        jw_key(w, s->coding_name[c]);
         jw_open(w, "{", 0);
         jw_u64(w, "responses", s->deflate_coding[c][0]);
         jw_u64(w, "bytes_in", s->deflate_coding[c][1]);

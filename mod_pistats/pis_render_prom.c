@@ -543,7 +543,8 @@ static void node_info(pis_out *o, const pis_snap *s)
     }
 }
 
-/* Per coding (gzip, br, zstd): responses, bytes in and out. */
+/* Per coding, as mod_pibalance names them: responses, bytes in and
+ * out. */
 static void deflate_codings(pis_out *o, const pis_snap *s)
 {
     static const struct {
@@ -556,13 +557,14 @@ static void deflate_codings(pis_out *o, const pis_snap *s)
         { "pistats_deflate_coding_out_bytes_total",
           "Bytes after compression, by content coding." },
     };
-    int i, c;
+    unsigned i, c;
 
     for (i = 0; i < 3; i++) {
         header(o, m[i].name, "counter", m[i].help);
-        for (c = 0; c < PIS_NCODINGS; c++) {
-            pis_putf(o, "%s{coding=\"%s\"} %" PRIu64 "\n", m[i].name,
-                     PIS_CODING_NAME(c), s->deflate_coding[c][i]);
+        for (c = 0; c < s->ncodings; c++) {
+            pis_putf(o, "%s{coding=\"", m[i].name);
+            pis_put_label(o, s->coding_name[c]);
+            pis_putf(o, "\"} %" PRIu64 "\n", s->deflate_coding[c][i]);
         }
     }
 }
@@ -741,23 +743,5 @@ void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
     balancer_settings(o, snap);
     if (snap->has_adaptive) {
         deflate_adaptive(o, snap);
-    }
-}
-
-void pis_snap_mark_shared(pis_snap *snap)
-{
-    unsigned i, j;
-
-    for (i = 0; i < snap->nbalancers; i++) {
-        pis_balancer_snap *a = &snap->balancers[i];
-
-        for (j = i + 1; j < snap->nbalancers; j++) {
-            pis_balancer_snap *b = &snap->balancers[j];
-
-            if (a->name != NULL && b->name != NULL
-                && strcmp(a->name, b->name) == 0) {
-                a->name_shared = b->name_shared = 1;
-            }
-        }
     }
 }

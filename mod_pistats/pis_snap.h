@@ -2,8 +2,8 @@
  *
  * Plain structs, no httpd or APR types.  The handler fills one from
  * shared memory and the configuration (pis_snapshot.c), then a pure
- * renderer (pis_render.c) writes HTML, ?auto, ?json or ?prometheus from
- * it.  Strings are NUL-terminated and may hold anything a node or the
+ * renderer (pis_render_html.c, _auto, _json, _prom) writes HTML, ?auto,
+ * ?json or ?prometheus from it.  Strings are NUL-terminated and may hold anything a node or the
  * configuration put there: every renderer escapes them for its format.
  */
 #ifndef PIS_SNAP_H
@@ -15,9 +15,9 @@
 #include "pis_hist.h"
 #include "pis_telemetry.h"
 
-/* The offload's codings, in include/pi_api.h's PI_CODING_NAMES order. */
-#define PIS_NCODINGS 3
-#define PIS_CODING_NAME(k) ((k) == 0 ? "gzip" : (k) == 1 ? "br" : "zstd")
+/* Room for the offload's codings (mod_pibalance names them: the tokens of
+ * its coding table, through pi_deflate_counts). */
+#define PIS_NCODINGS_MAX 8
 
 #define PIS_HISTORY_S   300        /* seconds of per-second history */
 #define PIS_TEMP_NONE   INT16_MIN  /* no temperature for that second */
@@ -125,9 +125,12 @@ typedef struct {
     uint64_t deflate_streamed;     /*   zlib, chunked */
     uint64_t deflate_trickled;     /*   of streamed: the node paused */
     uint64_t deflate_waits;        /*   waited for a compressor */
-    uint64_t deflate_coding[PIS_NCODINGS][3];
-                                   /*   [gzip, br, zstd][responses, bytes
-                                    *   in, bytes out] */
+    unsigned ncodings;             /*   per coding, as mod_pibalance
+                                    *   names them: */
+    const char *coding_name[PIS_NCODINGS_MAX];
+    uint64_t deflate_coding[PIS_NCODINGS_MAX][3];
+                                   /*   [coding][responses, bytes in,
+                                    *   bytes out] */
     int has_adaptive;              /* the offload's adaptive state: */
     int adaptive_on;               /*   PiBalanceDeflateAdaptive On */
     const char *adaptive_name;     /*   "full", "reduced", "off" */
@@ -144,5 +147,11 @@ typedef struct {
     unsigned nevents;              /* recent events, newest first */
     const pis_event *events;
 } pis_snap;
+
+/* Sets name_shared on every balancer whose name another balancer of the
+ * snapshot has too (a virtual host's own balancer beside the main
+ * server's).  Prometheus then labels their series with vhost as well:
+ * without it the two would give the same series twice (pis_snap.c). */
+void pis_snap_mark_shared(pis_snap *snap);
 
 #endif /* PIS_SNAP_H */

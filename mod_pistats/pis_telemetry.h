@@ -6,7 +6,7 @@
  * out of range is unknown, never 0.  The format is docs/telemetry.md.
  *
  * Not here: reading this machine's sensors (pis_sensor.h), the probe's
- * HTTP answer (pis_answer.h), writing the text (pis_render_auto.c).
+ * HTTP answer (pis_http_reply.h), writing the text (pis_render_auto.c).
  */
 #ifndef PIS_TELEMETRY_H
 #define PIS_TELEMETRY_H

@@ -58,7 +58,7 @@ my @bad = (
      qr/PiBalanceDeflateAdaptive not allowed in <Directory> context/],
     ["<Directory /tmp>\nAllowOverride All\n</Directory>\n"
      . "<Files x>\nPiBalanceDeflateLevel 0\n</Files>",
-     qr/PiBalanceDeflateLevel: '0'/],
+     qr/PiBalanceDeflateLevel: not allowed in <Directory> or <Files>/],
     # issue 19: PiBalanceDeflateCodecs
     ['PiBalanceDeflateCodecs', qr/PiBalanceDeflateCodecs: '': name at least/],
     ['PiBalanceDeflateCodecs gzip deflate',

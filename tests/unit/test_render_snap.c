@@ -216,6 +216,10 @@ static const pis_snap *fixture(void)
     fx.deflate_streamed = 12;
     fx.deflate_trickled = 3;
     fx.deflate_waits = 7;
+    fx.ncodings = 3;
+    fx.coding_name[0] = "gzip";
+    fx.coding_name[1] = "br";
+    fx.coding_name[2] = "zstd";
     fx.deflate_coding[0][0] = 17;           /* gzip */
     fx.deflate_coding[0][1] = 6000000000ULL;
     fx.deflate_coding[0][2] = 900000;

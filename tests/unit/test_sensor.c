@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "unit.h"
-#include "pis_answer.h"
+#include "pis_http_reply.h"
 #include "pis_dircheck.h"
 #include "pis_sensor.h"
 
@@ -134,18 +134,18 @@ static void http_answer(void)
     size_t n = 0;
     int status = 0;
 
-    CHECK_INT(pis_parse_http_answer(S(ok), &status, &body, &n), 0);
+    CHECK_INT(pis_parse_http_reply(S(ok), &status, &body, &n), 0);
     CHECK_INT(status, 200);
     CHECK_INT(n, 8);
     CHECK(body != NULL && memcmp(body, "Node: x\n", 8) == 0);
-    CHECK_INT(pis_parse_http_answer(S(lf), &status, &body, &n), 0);
+    CHECK_INT(pis_parse_http_reply(S(lf), &status, &body, &n), 0);
     CHECK_INT(status, 404);
     CHECK_INT(n, 4);
-    CHECK_INT(pis_parse_http_answer(S("HTTP/1.1 200 OK\r\nA: b\r\n"),
+    CHECK_INT(pis_parse_http_reply(S("HTTP/1.1 200 OK\r\nA: b\r\n"),
                                     &status, &body, &n), -1);
-    CHECK_INT(pis_parse_http_answer(S("HTTP/2 200 OK\r\n\r\n"), &status,
+    CHECK_INT(pis_parse_http_reply(S("HTTP/2 200 OK\r\n\r\n"), &status,
                                     &body, &n), -1);
-    CHECK_INT(pis_parse_http_answer(S("HTTP/1.1 2x0 OK\r\n\r\n"), &status,
+    CHECK_INT(pis_parse_http_reply(S("HTTP/1.1 2x0 OK\r\n\r\n"), &status,
                                     &body, &n), -1);
 }
 

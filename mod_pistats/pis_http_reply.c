@@ -1,11 +1,11 @@
-/* pis_answer.c -- a probe's HTTP/1.x answer split into status and body
- * (see pis_answer.h). */
+/* pis_http_reply.c -- a probe's HTTP/1.x reply split into status and body
+ * (see pis_http_reply.h). */
 #include <ctype.h>
 #include <string.h>
 
-#include "pis_answer.h"
+#include "pis_http_reply.h"
 
-int pis_parse_http_answer(const char *buf, size_t len, int *status,
+int pis_parse_http_reply(const char *buf, size_t len, int *status,
                           const char **body, size_t *body_len)
 {
     const char *end = NULL;
