@@ -82,6 +82,8 @@ void pib_tuning_default(pib_tuning *t)
     t->throttle_factor = PIB_DEFAULT_THROTTLE;
     t->slowstart_s = PIB_DEFAULT_SLOWSTART_S;
     t->remote_max_age_s = PIB_DEFAULT_REMOTE_AGE_S;
+    t->energy = 0;                     /* PiBalanceEnergy Off */
+    t->energy_tol = PIB_ENERGY_TOLERANCE;
 }
 
 double pib_thermal_factor(const pib_tuning *t, int temp_dc)

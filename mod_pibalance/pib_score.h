@@ -27,6 +27,8 @@ typedef struct {
     double slowstart_s;        /* PiBalanceSlowStart */
     double remote_max_age_s;   /* PiBalanceRemoteMaxAge; < 0: 1.5 probe
                                   intervals, 0: other masters' load off */
+    int energy;                /* PiBalanceEnergy: 1 on */
+    double energy_tol;         /* PiBalanceEnergyTolerance, a fraction */
 } pib_tuning;
 
 #define PIB_DEFAULT_DECAY_S      10.0
