@@ -43,8 +43,9 @@
  *
  * PiBalanceEnergy (pib_choose_energy) then looks at the winner's
  * neighbours: a candidate whose wait is within the tolerance of the
- * winner's, that would start the request at once (in flight below its
- * CPUs: the request queues nowhere) and takes at least 10% fewer joules
+ * winner's, that would start the request at once and still have a CPU
+ * free after it (in flight + 2 <= CPUs: neither this request nor the
+ * next queues there) and takes at least 10% fewer joules
  * per request above its idle draw gets it instead; the fewest joules
  * among several such, then the shorter wait, then the first.  Worked
  * table (tests/unit/test_score.c replays it): two Pi 4s and a Pi 5 of 4
@@ -57,8 +58,8 @@
  *   C Pi 4 |     1     |  20 ms   | 40 ms | 16.0 mJ      24 <= 1.25 x 20
  *
  * With B at 3 in flight (wait 32 ms > 25 ms) A keeps it; with tolerance
- * 10% (22 ms) too; with B at 4 in flight (its CPUs) too, whatever the
- * tolerance.  Members pib_choose calls tied (idle ones under 2x or 5 ms
+ * 10% (22 ms) too; with B at 3 in flight (one CPU left) too, whatever
+ * the tolerance.  Members pib_choose calls tied (idle ones under 2x or 5 ms
  * apart) are within any tolerance.  Under saturation every member has a queue, so the rule
  * has nothing to move; it never overrides a drain, a cap or a member
  * without a figure.
@@ -349,7 +350,11 @@ size_t pib_choose(pib_cand *c, size_t n)
 }
 
 /* Whether candidate a (not the winner w) may take w's request for its
- * energy: both plain (not drained or capped), a not queueing it, its
+ * energy: both plain (not drained or capped), a not queueing it and
+ * keeping PIB_ENERGY_HEADROOM CPUs free after it (so that the next
+ * request does not queue there either: without it, at 80% load, the rule
+ * moved requests into the fast members' last slots and p99 rose ~9%,
+ * bench/RESULTS-run.md), its
  * wait within the tolerance of w's (cross-multiplied), or a tie by
  * pib_choose's own rules (idle members a few milliseconds apart: their
  * estimates' ratio is jitter, not a wait). */
@@ -361,7 +366,7 @@ static int energy_eligible(const pib_cand *a, const pib_cand *w,
     double ww = (double)(w->inflight + 1) * w->est_us * a->weight;
 
     return !a->drained && !a->capped && a->has_jpr
-           && a->inflight < (unsigned long)cpus
+           && a->inflight + 1 + PIB_ENERGY_HEADROOM <= (unsigned long)cpus
            && (wa <= (1.0 + tolerance) * ww || compare(a, w) == 0);
 }
 

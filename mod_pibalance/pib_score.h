@@ -138,13 +138,15 @@ size_t pib_choose(pib_cand *c, size_t n);
 
 /* PiBalanceEnergy: pib_choose, then, among the candidates whose expected
  * wait is at most (1 + tolerance) times the winner's and that would start
- * the request at once (fewer requests in flight than CPUs), neither
+ * the request at once with PIB_ENERGY_HEADROOM CPUs still free after it
+ * (in flight + 2 <= CPUs), neither
  * drained nor capped, the one with the fewest joules per request above
  * its idle draw, if it takes at least PIB_ENERGY_MARGIN fewer than the
  * winner (which must have a figure itself).  tolerance < 0: pib_choose.
  * Worked table in pib_score.c; docs/lbmethod-pi.md. */
 #define PIB_ENERGY_MARGIN        0.10  /* 10% fewer joules to matter */
 #define PIB_ENERGY_TOLERANCE     0.25  /* PiBalanceEnergyTolerance */
+#define PIB_ENERGY_HEADROOM      1     /* CPUs left free after a move */
 size_t pib_choose_energy(pib_cand *c, size_t n, double tolerance);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */

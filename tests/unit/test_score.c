@@ -66,8 +66,8 @@ static void energy_table(void)
     CHECK_INT(pib_choose_energy(c, 3, 0.10), 0);     /* 24 > 22 ms */
     TABLE(3);
     CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);     /* 32 > 25 ms */
-    TABLE(4);
-    CHECK_INT(pib_choose_energy(c, 3, 10.0), 0);     /* at its CPUs */
+    TABLE(3);
+    CHECK_INT(pib_choose_energy(c, 3, 10.0), 0);     /* 1 CPU left: kept */
     /* B's figure under 10% below A's: no move; unknown: no move */
     TABLE(2);
     c[1].jpr_j = 0.0155;
@@ -101,9 +101,12 @@ static void energy_table(void)
     c[2] = energy_cand(0, 3, 16.0);
     CHECK_INT(pib_choose_energy(c, 3, 0.0), 1);
     /* CPUs unknown: 4 */
-    TABLE(3);
+    TABLE(2);
     c[1].cpus = 0;
-    CHECK_INT(pib_choose_energy(c, 3, 1.0), 1);      /* 32 <= 40, 3 < 4 */
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 1);     /* 2 + 2 <= 4 */
+    TABLE(2);
+    c[1].cpus = 3;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);     /* 2 + 2 > 3 */
 #undef TABLE
 }
 
