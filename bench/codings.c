@@ -3,8 +3,14 @@
  * rows: one pass (a body of known length, as most pages are) and
  * streamed (PiBalanceDeflateBuffer 0 or unknown length).
  *
- *   codings FILE [SECONDS_PER_CELL]   one line per coding, level, row
+ *   codings FILE [SECONDS_PER_CELL [ROUNDS [quick]]]
+ *                    one line per coding, level, row: bytes, CPU us a
+ *                    page (the least and the median of ROUNDS rounds,
+ *                    interleaved cell by cell), pages/s at the least;
+ *                    quick: the fast levels only (bench/offload.sh)
  *
+ * gzip's rows: libdeflate (oneshot), zlib, and ISA-L's igzip at levels
+ * 0-3 where the build has it; zstd from -5 (its fast levels) to 19.
  * CPU is this thread's CPU time (CLOCK_THREAD_CPUTIME_ID): other work on
  * a shared machine does not change it much.  Every loop is bounded by
  * CPU time (default 0.3 s a cell), by count (100,000) and by wall time
@@ -16,6 +22,9 @@
 #include <time.h>
 
 #include "pib_codec.h"
+
+#define PIB_ROUNDS_MAX 15
+#define PIB_CELLS_MAX 64
 
 static double clock_s(clockid_t id)
 {
@@ -35,7 +44,7 @@ static void count_emit(void *baton, const unsigned char *p, size_t n)
 static size_t one(const pib_codec *row, int level, const unsigned char *in,
                   size_t n)
 {
-    pib_codec_params p = { level, 15, 8, n };
+    pib_codec_params p = { level, 15, 8, n, NULL };
     pib_cstream s;
     size_t out = 0;
     int ok;
@@ -46,58 +55,117 @@ static size_t one(const pib_codec *row, int level, const unsigned char *in,
     return ok ? out : 0;
 }
 
-static void cell(const char *coding, const pib_codec *row, int level,
-                 const unsigned char *in, size_t n, double secs)
+typedef struct {
+    const char *coding;
+    const pib_codec *row;
+    int level;
+    size_t bytes;
+    double us[PIB_ROUNDS_MAX];      /* CPU us a page, each round */
+} bench_cell;
+
+/* One round of one cell: compresses the page for secs of CPU time. */
+static void cell_round(bench_cell *c, int round, const unsigned char *in,
+                       size_t n, double secs)
 {
-    double c0 = clock_s(CLOCK_THREAD_CPUTIME_ID), w0 = clock_s(CLOCK_MONOTONIC);
-    double cpu;
-    size_t bytes = one(row, level, in, n);      /* warm the pools */
+    double c0, w0 = clock_s(CLOCK_MONOTONIC), cpu;
     long pages = 0;
 
+    c->bytes = one(c->row, c->level, in, n);        /* warm the pools */
     c0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
     do {
-        one(row, level, in, n);
+        one(c->row, c->level, in, n);
         pages++;
         cpu = clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
     } while (cpu < secs && pages < 100000
              && clock_s(CLOCK_MONOTONIC) - w0 < 10 * secs);
-    printf("%-5s %2d %-12s %7zu bytes  %8.1f us/page  %8.0f pages/s\n",
-           coding, level, row->name, bytes, cpu / pages * 1e6,
-           pages / cpu);
+    c->us[round] = cpu / pages * 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return x < y ? -1 : x > y;
+}
+
+static void cell_print(bench_cell *c, int rounds)
+{
+    double v[PIB_ROUNDS_MAX];
+
+    memcpy(v, c->us, sizeof(v[0]) * (size_t)rounds);
+    qsort(v, (size_t)rounds, sizeof(v[0]), cmp_double);
+    printf("%-5s %3d %-13s %7zu bytes  %8.1f us/page (min)  %8.1f "
+           "(median)  %8.0f pages/s\n", c->coding, c->level, c->row->name,
+           c->bytes, v[0], v[rounds / 2], 1e6 / v[0]);
+}
+
+static size_t add(bench_cell *cells, size_t n, const char *coding,
+                  const pib_codec *row, int level)
+{
+    if (row != NULL && n < PIB_CELLS_MAX) {
+        cells[n].coding = coding;
+        cells[n].row = row;
+        cells[n].level = level;
+        n++;
+    }
+    return n;
 }
 
 int main(int argc, char **argv)
 {
-    static const int gz[] = { 1, 6, 9 }, zs[] = { 1, 3, 6, 9, 19 },
+    static const int gz[] = { 1, 6, 9 }, zs[] = { -5, -3, -1, 1, 3, 6, 9, 19 },
                      br[] = { 1, 4, 5, 6, 9, 11 };
+    static bench_cell cells[PIB_CELLS_MAX];
     double secs = argc > 2 ? atof(argv[2]) : 0.3;
+    int rounds = argc > 3 ? atoi(argv[3]) : 1, r, quick = argc > 4;
     unsigned char *in;
-    size_t n, i;
+    size_t n, i, nc = 0;
     FILE *f;
     long len;
 
     if (argc < 2 || (f = fopen(argv[1], "rb")) == NULL) {
-        fprintf(stderr, "usage: codings FILE [SECONDS_PER_CELL]\n");
+        fprintf(stderr, "usage: codings FILE [SECONDS_PER_CELL [ROUNDS "
+                "[quick]]]\n");
         return 2;
     }
+    rounds = rounds < 1 ? 1 : rounds > PIB_ROUNDS_MAX ? PIB_ROUNDS_MAX
+                                                      : rounds;
     fseek(f, 0, SEEK_END);
     len = ftell(f);
     rewind(f);
     in = malloc((size_t)len + 1);
     n = fread(in, 1, (size_t)len, f);
     fclose(f);
-    printf("# %s: %zu bytes\n", argv[1], n);
+    printf("# %s: %zu bytes, %d round(s) of %.2f CPU s a cell\n", argv[1],
+           n, rounds, secs);
     for (i = 0; i < sizeof(gz) / sizeof(gz[0]); i++) {
-        cell("gzip", &pib_codec_oneshot, gz[i], in, n, secs);
-        cell("gzip", &pib_codec_zlib, gz[i], in, n, secs);
+        nc = add(cells, nc, "gzip", &pib_codec_oneshot, gz[i]);
+        if (!quick) {
+            nc = add(cells, nc, "gzip", &pib_codec_zlib, gz[i]);
+        }
+    }
+    for (i = 0; i <= PIB_IGZIP_LEVEL_MAX; i++) {
+        nc = add(cells, nc, "gzip", pib_codec_igzip(1), (int)i);
+        nc = add(cells, nc, "gzip", pib_codec_igzip(0), (int)i);
     }
     for (i = 0; i < sizeof(zs) / sizeof(zs[0]); i++) {
-        cell("zstd", &pib_codec_zstd_oneshot, zs[i], in, n, secs);
-        cell("zstd", &pib_codec_zstd, zs[i], in, n, secs);
+        if (quick && zs[i] > 3) {
+            break;
+        }
+        nc = add(cells, nc, "zstd", &pib_codec_zstd_oneshot, zs[i]);
+        nc = add(cells, nc, "zstd", &pib_codec_zstd, zs[i]);
     }
-    for (i = 0; i < sizeof(br) / sizeof(br[0]); i++) {
-        cell("br", &pib_codec_br_oneshot, br[i], in, n, secs);
-        cell("br", &pib_codec_br, br[i], in, n, secs);
+    for (i = 0; i < sizeof(br) / sizeof(br[0]) && !quick; i++) {
+        nc = add(cells, nc, "br", &pib_codec_br_oneshot, br[i]);
+        nc = add(cells, nc, "br", &pib_codec_br, br[i]);
+    }
+    for (r = 0; r < rounds; r++) {          /* interleaved: cell by cell */
+        for (i = 0; i < nc; i++) {
+            cell_round(&cells[i], r, in, n, secs);
+        }
+    }
+    for (i = 0; i < nc; i++) {
+        cell_print(&cells[i], rounds);
     }
     free(in);
     return 0;

@@ -25,8 +25,24 @@
  * queueing for a connection included).  cpu_s = user + system CPU of this
  * process, its own overhead.
  *
+ * With -o FILE, every request also gets a header "X-Request-Id: N" (N
+ * its number, 0 first, in intended order: a server's access log can name
+ * it) and one line in FILE when it ends, times in seconds since the epoch
+ * (this clock's monotonic times, shifted by the offset taken at start):
+ *
+ *   # id intended sent end result retried
+ *   1234 1764878400.123000 1764878400.123100 1764878400.145200 200 0
+ *
+ * result: the HTTP status; "connect" (no connection: the request was
+ * never sent, sent = 0), "read" (the connection failed or closed before
+ * the whole answer), "send", "timeout" (-T), "inflight" (still waiting
+ * when the run ended) or "unsent" (never sent in the run, sent = end =
+ * 0).  retried: times it was sent again after a keep-alive close (see
+ * above).  What bench/soak.sh matches against the nodes' and the
+ * front's logs.
+ *
  *   openloop -r RATE -d SECONDS [-c MAXCONN] [-T TIMEOUT_S] [-w WAIT_S]
- *            [-H HEADER] http://127.0.0.1:PORT/PATH
+ *            [-H HEADER] [-o FILE] http://127.0.0.1:PORT/PATH
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -53,7 +69,8 @@ enum ol_state { OL_FREE, OL_CONNECTING, OL_IDLE, OL_BUSY };
 struct ol_conn {
     int fd;
     enum ol_state state;
-    double intended, sent;      /* of the request in progress */
+    long id;                    /* of the request in progress */
+    double intended, sent;
     char head[8192];
     size_t hlen;
     long body_left;             /* -1 while reading the head */
@@ -64,9 +81,9 @@ struct ol_conn {
 struct ol_opts {
     double rate, dur, timeout, wait;
     int maxconn;
-    const char *header;
+    const char *header, *out;
     struct sockaddr_in addr;
-    char req[1024];
+    char req[1024];             /* the head without its last CRLF with -o */
     size_t reqlen;
 };
 
@@ -76,6 +93,9 @@ struct ol_stats {
     double *lat, *lag;
     long nlat, nlag, cap;
     int conns_peak;
+    FILE *out;                  /* -o: one line a request */
+    double epoch;               /* realtime - monotonic, at start */
+    unsigned char *retries;     /* per request id, with -o */
 };
 
 static double now_s(void)
@@ -88,7 +108,7 @@ static double now_s(void)
 static void usage(void)
 {
     fprintf(stderr, "usage: openloop -r RATE -d SECONDS [-c MAXCONN] "
-            "[-T TIMEOUT_S] [-w WAIT_S] [-H HEADER] "
+            "[-T TIMEOUT_S] [-w WAIT_S] [-H HEADER] [-o FILE] "
             "http://127.0.0.1:PORT/PATH\n");
     exit(2);
 }
@@ -112,9 +132,9 @@ static int parse_url(struct ol_opts *o, const char *url)
         return -1;
     n = snprintf(o->req, sizeof(o->req),
                  "GET %s HTTP/1.1\r\nHost: %s:%d\r\n%s%s"
-                 "User-Agent: openloop\r\n\r\n",
+                 "User-Agent: openloop\r\n%s",
                  path, host, port, o->header ? o->header : "",
-                 o->header ? "\r\n" : "");
+                 o->header ? "\r\n" : "", o->out ? "" : "\r\n");
     if (n <= 0 || (size_t)n >= sizeof(o->req))
         return -1;
     o->reqlen = (size_t)n;
@@ -131,7 +151,8 @@ static void parse_args(struct ol_opts *o, int argc, char **argv)
     o->wait = 5;
     o->maxconn = 256;
     o->header = NULL;
-    while ((c = getopt(argc, argv, "r:d:c:T:w:H:")) != -1) {
+    o->out = NULL;
+    while ((c = getopt(argc, argv, "r:d:c:T:w:H:o:")) != -1) {
         switch (c) {
         case 'r': o->rate = atof(optarg); break;
         case 'd': o->dur = atof(optarg); break;
@@ -139,6 +160,7 @@ static void parse_args(struct ol_opts *o, int argc, char **argv)
         case 'T': o->timeout = atof(optarg); break;
         case 'w': o->wait = atof(optarg); break;
         case 'H': o->header = optarg; break;
+        case 'o': o->out = optarg; break;
         default: usage();
         }
     }
@@ -193,12 +215,23 @@ static int conn_open(int ep, const struct ol_opts *o, struct ol_conn *c)
  * fresh loopback socket does not happen for a request this small, and is
  * treated as an error. */
 static int conn_send(int ep, const struct ol_opts *o, struct ol_conn *c,
-                     double intended, struct ol_stats *st)
+                     long id, double intended, struct ol_stats *st)
 {
     struct epoll_event ev;
     double t = now_s();
-    ssize_t n = send(c->fd, o->req, o->reqlen, MSG_NOSIGNAL);
+    char req[sizeof(o->req) + 48];
+    const char *msg = o->req;
+    size_t len = o->reqlen;
+    ssize_t n;
 
+    if (o->out) {               /* the head ends with the request's id */
+        memcpy(req, o->req, o->reqlen);
+        len += (size_t)snprintf(req + o->reqlen, sizeof(req) - o->reqlen,
+                                "X-Request-Id: %ld\r\n\r\n", id);
+        msg = req;
+    }
+    n = send(c->fd, msg, len, MSG_NOSIGNAL);
+    c->id = id;
     c->intended = intended;
     c->sent = t;
     c->hlen = 0;
@@ -211,11 +244,34 @@ static int conn_send(int ep, const struct ol_opts *o, struct ol_conn *c,
     ev.data.ptr = c;
     epoll_ctl(ep, EPOLL_CTL_MOD, c->fd, &ev);
     c->state = OL_BUSY;
-    return n == (ssize_t)o->reqlen ? 0 : -1;
+    return n == (ssize_t)len ? 0 : -1;
 }
 
-static void finish(struct ol_conn *c, struct ol_stats *st, int ok)
+/* -o: the line of request id, ended now with result what (a status when
+ * what is NULL); sent 0: never sent. */
+static void log_request(struct ol_stats *st, long id, double intended,
+                        double sent, double end, int status,
+                        const char *what)
 {
+    if (!st->out)
+        return;
+    fprintf(st->out, "%ld %.6f %.6f %.6f ", id, intended + st->epoch,
+            sent > 0 ? sent + st->epoch : 0.0,
+            end > 0 ? end + st->epoch : 0.0);
+    if (what)
+        fputs(what, st->out);
+    else
+        fprintf(st->out, "%d", status);
+    fprintf(st->out, " %u\n", st->retries ? st->retries[id] : 0u);
+}
+
+/* The request on c ended: ok (an answer, whatever its status) or not,
+ * what saying why for -o ("read", "timeout", "inflight"). */
+static void finish(struct ol_conn *c, struct ol_stats *st, int ok,
+                   const char *what)
+{
+    log_request(st, c->id, c->intended, c->sent, now_s(), c->status,
+                ok ? NULL : what);
     if (!ok) {
         st->errors++;
         return;
@@ -314,9 +370,15 @@ struct ol_run {
     struct ol_stats *st;
     struct ol_conn *conns;
     int ep;
-    double *queue;              /* intended times waiting for a conn */
+    long *queue;                /* ids of requests waiting for a conn */
     long qhead, qtail;
+    double start, interval;     /* request id is due at start + id * interval */
 };
+
+static double intended_of(const struct ol_run *r, long id)
+{
+    return r->start + (double)id * r->interval;
+}
 
 static struct ol_conn *find_conn(struct ol_run *r, enum ol_state s)
 {
@@ -336,12 +398,16 @@ static void dispatch(struct ol_run *r)
         c = find_conn(r, OL_IDLE);
         if (!c)
             break;
-        if (conn_send(r->ep, r->o, c, r->queue[r->qhead++], r->st) != 0) {
+        long id = r->queue[r->qhead++];
+
+        if (conn_send(r->ep, r->o, c, id, intended_of(r, id), r->st) != 0) {
             /* a keep-alive connection the server had closed: once again
              * on another connection, the time already lost still counts */
             r->st->sent--;
             r->st->e_send++;
             r->qhead--;
+            if (r->st->retries && r->st->retries[id] < 255)
+                r->st->retries[id]++;
             conn_close(r->ep, c);
         }
     }
@@ -373,8 +439,11 @@ static void on_event(struct ol_run *r, struct ol_conn *c, uint32_t ev,
         if (err || (ev & (EPOLLERR | EPOLLHUP))) {
             r->st->e_connect++;
             if (r->qhead < r->qtail) {       /* charge one waiter */
+                long id = r->queue[r->qhead++];
+
                 r->st->errors++;
-                r->qhead++;
+                log_request(r->st, id, intended_of(r, id), 0, now_s(), 0,
+                            "connect");
             }
             conn_close(r->ep, c);
             return;
@@ -397,15 +466,17 @@ static void on_event(struct ol_run *r, struct ol_conn *c, uint32_t ev,
          * connection it had kept alive: retried at once on another
          * connection, as HTTP clients do for an idempotent GET; the
          * time lost still counts (intended time unchanged) */
-        r->queue[--r->qhead] = c->intended;
+        r->queue[--r->qhead] = c->id;
         r->st->sent--;
         r->st->retried++;
+        if (r->st->retries && r->st->retries[c->id] < 255)
+            r->st->retries[c->id]++;
         conn_close(r->ep, c);
         return;
     }
     if (rc < 0)
         r->st->e_read++;
-    finish(c, r->st, rc == 1);
+    finish(c, r->st, rc == 1, "read");
     if (rc < 0 || c->close_after) {
         conn_close(r->ep, c);
     } else {
@@ -422,7 +493,7 @@ static void expire(struct ol_run *r, double t)
         struct ol_conn *c = &r->conns[i];
         if (c->state == OL_BUSY && t - c->sent > r->o->timeout) {
             r->st->e_timeout++;
-            finish(c, r->st, 0);
+            finish(c, r->st, 0, "timeout");
             conn_close(r->ep, c);
         }
     }
@@ -446,6 +517,8 @@ static void run(struct ol_run *r)
     double hard_stop = stop + r->o->wait, interval = 1.0 / r->o->rate;
     long total = (long)(r->o->rate * r->o->dur);
 
+    r->start = start;
+    r->interval = interval;
     if (!buf)
         exit(1);
     for (;;) {
@@ -454,7 +527,7 @@ static void run(struct ol_run *r)
         int n, i;
 
         while (r->st->due < total && start + r->st->due * interval <= t)
-            r->queue[r->qtail++] = start + (r->st->due++) * interval;
+            r->queue[r->qtail++] = r->st->due++;
         dispatch(r);
         if (t - last_expire > 0.1) {
             expire(r, t);
@@ -498,9 +571,22 @@ int main(int argc, char **argv)
     st.lat = calloc((size_t)st.cap, sizeof(double));
     st.lag = calloc((size_t)st.cap, sizeof(double));
     memset(&r, 0, sizeof(r));
-    r.queue = calloc((size_t)st.cap, sizeof(double));
+    r.queue = calloc((size_t)st.cap, sizeof(long));
     if (!st.lat || !st.lag || !r.queue)
         return 1;
+    if (o.out) {
+        struct timespec rt;
+
+        st.out = fopen(o.out, "w");
+        st.retries = calloc((size_t)st.cap, 1);
+        if (!st.out || !st.retries) {
+            fprintf(stderr, "openloop: %s: %s\n", o.out, strerror(errno));
+            return 1;
+        }
+        clock_gettime(CLOCK_REALTIME, &rt);
+        st.epoch = (double)rt.tv_sec + rt.tv_nsec / 1e9 - now_s();
+        fprintf(st.out, "# id intended sent end result retried\n");
+    }
     for (i = 0; i < OL_MAX_CONNS; i++) {
         conns[i].fd = -1;
         conns[i].state = OL_FREE;
@@ -518,7 +604,20 @@ int main(int argc, char **argv)
     inflight = busy_count(&r);
     for (i = 0; i < o.maxconn; i++)
         if (conns[i].state == OL_BUSY)
-            finish(&conns[i], &st, 0);
+            finish(&conns[i], &st, 0, "inflight");
+    if (st.out) {
+        long id;
+
+        for (; r.qhead < r.qtail; r.qhead++)        /* due, never sent */
+            log_request(&st, r.queue[r.qhead], intended_of(&r,
+                        r.queue[r.qhead]), 0, 0, 0, "unsent");
+        for (id = st.due; id < (long)(o.rate * o.dur); id++)
+            log_request(&st, id, intended_of(&r, id), 0, 0, 0, "unsent");
+        if (fclose(st.out) != 0) {
+            fprintf(stderr, "openloop: %s: %s\n", o.out, strerror(errno));
+            return 1;
+        }
+    }
     getrusage(RUSAGE_SELF, &ru);
     qsort(st.lat, (size_t)st.nlat, sizeof(double), cmp_double);
     qsort(st.lag, (size_t)st.nlag, sizeof(double), cmp_double);

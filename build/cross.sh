@@ -35,21 +35,28 @@
 #   2 usage; 3 setup failed (toolchain, sysroot, source tree).
 set -eu
 
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=build/readable.sh
+source "$ROOT/build/readable.sh"
 CROSS_DIR=${CROSS_DIR:-$ROOT/build/cross}
 OUT=$CROSS_DIR/out
 ALL_TARGETS="arm64 armv7 armv6"
 CROSS_MPMS=${CROSS_MPMS:-event prefork}
-SYSROOT_VERSION=2               # bump to force a sysroot rebuild
+SYSROOT_VERSION=3               # bump to force a sysroot rebuild
 
 # Target packages unpacked into each sysroot: headers and libraries to build
 # against, and the closure of NEEDED libraries of apache2 and of the modules
 # the smoke test loads (14 debs of the notes, + libdeflate, + libatomic1,
-# + libzstd and libbrotli for the zstd and br codings).
+# + libzstd and libbrotli for the zstd and br codings, + libssl for dcz's
+# SHA-256).
 SYSROOT_PKGS="apache2-bin apache2-dev libapr1 libapr1-dev libaprutil1
   libaprutil1-dev libc6 libgcc-s1 libcrypt1 libexpat1 libpcre2-8-0 libuuid1
   zlib1g zlib1g-dev libdeflate0 libdeflate-dev libatomic1
-  libzstd1 libzstd-dev libbrotli1 libbrotli-dev"
+  libzstd1 libzstd-dev libbrotli1 libbrotli-dev libssl3 libssl-dev"
+# ISA-L (igzip for gzip) where Debian builds it: arm64, not armhf.  The
+# armv7/armv6 builds fall back to libdeflate and zlib (configure.ac's
+# optional check, here set on make's command line: isal_vars).
+SYSROOT_PKGS_arm64="libisal2 libisal-dev"
 HOST_PKGS="make curl tar debian-archive-keyring
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross"
@@ -220,11 +227,27 @@ fix_symlinks() {
     done
 }
 
+sysroot_extra() {               # sysroot_extra ARCH: its own packages
+    case $1 in
+        arm64) echo "$SYSROOT_PKGS_arm64" ;;
+    esac
+}
+
+# isal_vars TARGET: ISA-L's make variables (Makefile.in), set for the
+# targets whose sysroot has it.
+isal_vars() {
+    case $1 in
+        arm64) echo "ISAL_LIBS=-lisal ISAL_CPPFLAGS=-DPIB_HAVE_ISAL=1" ;;
+        *) echo "ISAL_LIBS= ISAL_CPPFLAGS=" ;;
+    esac
+}
+
 make_sysroot() {                # make_sysroot ARCH
     local arch=$1
     local sr=$CROSS_DIR/sysroot-$arch state=$CROSS_DIR/sysroot-cache/$arch
-    local alog=$CROSS_DIR/sysroot-cache/$arch.log stamp want t0 d
-    want="v$SYSROOT_VERSION $(echo "$SYSROOT_PKGS" | tr -s ' \n' ' ')"
+    local alog=$CROSS_DIR/sysroot-cache/$arch.log stamp want t0 d pkgs
+    pkgs="$SYSROOT_PKGS $(sysroot_extra "$arch")"
+    want="v$SYSROOT_VERSION $(echo "$pkgs" | tr -s ' \n' ' ')"
     stamp=$sr/.cross-stamp
     if [ -z "${CROSS_REFRESH:-}" ] && [ -f "$stamp" ] \
         && [ "$(sed -n 1p "$stamp")" = "$want" ]; then
@@ -247,7 +270,7 @@ make_sysroot() {                # make_sysroot ARCH
     chown _apt "$state/debs" 2>/dev/null || true
     # shellcheck disable=SC2086
     (cd "$state/debs" && apt-get -q -o Dir::Cache::pkgcache="$state/cache/pkgcache.bin" \
-        download $SYSROOT_PKGS) >>"$alog" 2>&1 || {
+        download $pkgs) >>"$alog" 2>&1 || {
         unset APT_CONFIG
         tail -n 15 "$alog" | sed 's/^/    | /' >&2
         die 3 "sysroot $arch: apt-get download failed (log: $alog)"
@@ -302,7 +325,8 @@ check_sysroot() {
 # line; any other @VAR@ found there is reported (it would be empty).
 KNOWN_SUBSTS="APXS CC HTTPD_INCLUDEDIR APR_INCLUDES HTTPD_CFLAGS HTTPD_CPPFLAGS
   WARN_CFLAGS LIBEXECDIR HTTPD_BIN ZLIB_LIBS LIBDEFLATE_LIBS ZSTD_LIBS
-  BROTLI_LIBS BROTLIDEC_LIBS"
+  BROTLI_LIBS BROTLIDEC_LIBS ISAL_LIBS ISAL_CPPFLAGS CRYPTO_LIBS
+  BROTLI_DICT_CPPFLAGS"
 
 # The native build's warnings, read from configure.ac (one source of truth).
 native_warnings() {
@@ -405,7 +429,8 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ldflags="$ldflags -nostartfiles -nodefaultlibs"
         libs="-lc -l:libgcc_s.so.1"
     fi
-    if ! make -C "$work" -f cross.mk -j "$(nproc)" all \
+    # shellcheck disable=SC2046
+    if ! make -C "$work" -f cross.mk -j "$(nproc)" all $(isal_vars "$tg") \
         CC="$t-gcc" \
         HTTPD_INCLUDEDIR="$sr/usr/include/apache2" \
         APR_INCLUDES="$("$apr_cfg" --includes) -idirafter $sr/usr/include/$t -idirafter $sr/usr/include" \
@@ -415,6 +440,7 @@ build_target() {                # build_target TARGET -> $OUT/TARGET/*.so
         ARCH_CFLAGS="$(target_cflags "$tg")" \
         ZLIB_LIBS=-lz LIBDEFLATE_LIBS=-ldeflate \
         ZSTD_LIBS=-lzstd BROTLI_LIBS=-lbrotlienc BROTLIDEC_LIBS= \
+        CRYPTO_LIBS=-lcrypto BROTLI_DICT_CPPFLAGS= \
         LDFLAGS="$ldflags" CROSS_LIBS="$libs" \
         APXS=false LIBEXECDIR=/usr/lib/apache2/modules HTTPD_BIN=/usr/sbin/apache2 \
         AGENT= \
@@ -441,10 +467,10 @@ check_binaries() {              # check_binaries TARGET
             fail "$tg" arch "${so##*/} is not $want"
             return 1
         }
-        # A statically linked zlib/libdeflate/libzstd/libbrotli/libgcc
-        # exports their symbols.
+        # A statically linked zlib/libdeflate/libzstd/libbrotli/ISA-L/
+        # libgcc exports their symbols.
         if "$t-nm" -D --defined-only "$so" \
-            | grep -Eq ' (zlibVersion|deflate|inflate|libdeflate_|ZSTD_|Brotli|__aeabi_|__udivmoddi4)'; then
+            | grep -Eq ' (zlibVersion|deflate|inflate|libdeflate_|ZSTD_|Brotli|isal_|__aeabi_|__udivmoddi4)'; then
             fail "$tg" link "${so##*/} contains a static copy of a library"
             return 1
         fi
@@ -492,6 +518,33 @@ check_binaries() {              # check_binaries TARGET
 
 SMOKE_TMP=""
 APACHE_PID=""
+
+# The sysroot qemu runs apache2 from (-L): the cached one, or, when the
+# children's user (nobody) cannot read it -- a tree under /root, mode 700
+# -- a copy in SMOKE_TMP, hard links where it can (59 MB, 1,800 files:
+# ~0.1 s; a plain copy across file systems).  The children need it: a
+# thread's exit makes glibc load libgcc_s.so.1, which qemu looks up under
+# -L and, unreadable there, on the host, where no ARM one is ("libgcc_s.so.1
+# must be installed for pthread_exit to work", every child dead, the smoke
+# test waiting minutes).  Prints the path; made once per architecture.
+smoke_sysroot() {               # smoke_sysroot ARCH
+    local arch=$1 sr=$CROSS_DIR/sysroot-$1 copy
+    if ! pib_private "$sr"; then
+        echo "$sr"
+        return 0
+    fi
+    copy=$SMOKE_TMP/sysroot-$arch
+    if [ ! -f "$copy/.cross-stamp" ]; then
+        log "smoke: $(pib_private_msg 'the sysroot' "$sr"): qemu runs" \
+            "from a copy, $copy" >&2
+        rm -rf "$copy"
+        cp -al "$sr" "$copy" 2>/dev/null \
+            || { rm -rf "$copy"; cp -a "$sr" "$copy"; } \
+            || die 3 "smoke: cannot copy $sr to $copy"
+        chmod -R a+rX "$copy"
+    fi
+    echo "$copy"
+}
 
 alive() {                       # alive PID: running and not a zombie
     local st
@@ -654,7 +707,7 @@ http_get() {
 start_apache() {
     local tg=$1 arch sr code i
     arch=$(target_arch "$tg")
-    sr=$CROSS_DIR/sysroot-$arch
+    sr=$(smoke_sysroot "$arch")
     QEMU_CPU=$(target_qemu_cpu "$tg") setsid "$(qemu_bin "$arch")" -L "$sr" \
         "$sr/usr/sbin/apache2" -DFOREGROUND -f "$RUN/httpd.conf" -d "$RUN" \
         </dev/null >"$RUN/stdout.log" 2>&1 &
@@ -765,7 +818,7 @@ smoke_mpm() {                   # smoke_mpm TARGET MPM
             fail "$tg" "smoke $mpm" "no free port on 127.0.0.1"
             return 1
         fi
-        write_conf "$RUN" "$CROSS_DIR/sysroot-$arch" "$OUT/$tg" "$mpm"
+        write_conf "$RUN" "$(smoke_sysroot "$arch")" "$OUT/$tg" "$mpm"
         rc=0
         start_apache "$tg" "$mpm" || rc=$?
         [ "$rc" = 2 ] || break
@@ -856,6 +909,11 @@ main() {
     chmod 755 "$SMOKE_TMP"             # apache's children run as nobody
     trap cleanup EXIT
     trap 'echo "cross: FAILED: interrupted" >&2; exit 130' INT TERM
+    if [ -n "$smoke" ]; then
+        for arch in $arches; do          # here, not in a subshell: die
+            smoke_sysroot "$arch" >/dev/null
+        done
+    fi
     for tg in $TARGETS; do
         t0=$(now_ns)
         R_BUILD[$tg]=FAIL
@@ -888,4 +946,7 @@ main() {
     printf 'cross: all passed (total %ss)\n' "$(elapsed "$t_all")"
 }
 
-main "$@"
+# Sourced (t/config/anywhere.t tests smoke_sysroot): the functions only.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+    main "$@"
+fi

@@ -24,6 +24,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=build/readable.sh
+source "$top/build/readable.sh"
 out=$top/build/deb/out
 export CROSS_DIR=${CROSS_DIR:-$top/build/cross}
 say() { printf 'deb: %s\n' "$*"; }
@@ -52,11 +54,8 @@ rm -f "$out"/*.deb "$out"/*.log "$out"/*.lintian "$out"/lintian.txt
 build() {
     local arch=$1 work log=$out/build-$1.log
     work=$(mktemp -d /tmp/pib-deb.XXXXXX)
-    mkdir "$work/src"
-    (cd "$top" && tar --exclude=./.git --exclude=./t/tmp --exclude=./t/logs \
-        --exclude=./build/cross --exclude=./build/deb --exclude=./fuzz/bin \
-        --exclude=./fuzz/obj --exclude=./bench/results -cf - .) |
-        (cd "$work/src" && tar -xf -)
+    # shellcheck disable=SC2086 # a list of paths
+    pib_copy_tree "$top" "$work/src" $PIB_COPY_SKIP
     (cd "$work/src" && make -s distclean >/dev/null 2>&1 || true)
     local opts="-b -us -uc"
     [ "$arch" = amd64 ] || opts="$opts -a$arch -d"
@@ -82,6 +81,17 @@ build() {
     rm -rf "$work"
 }
 
+# shlibs_for ARCH: the native build's dependencies of the modules, less
+# ISA-L where Debian has none (armhf: the build falls back to libdeflate
+# and zlib, build/cross.sh).
+shlibs_for() {
+    case $1 in
+        arm64) cat "$out/shlibs-depends" ;;
+        *) sed 's/, *libisal2[^,]*//g; s/^ *libisal2[^,]*, *//' \
+               "$out/shlibs-depends" ;;
+    esac
+}
+
 # The cross builds take the native build's library dependencies.
 case " $archs " in
     *" amd64 "*) ;;
@@ -90,7 +100,7 @@ case " $archs " in
 esac
 for a in amd64 arm64 armhf; do
     case " $archs " in *" $a "*) ;; *) continue ;; esac
-    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(cat "$out/shlibs-depends")" \
+    [ "$a" = amd64 ] || export PIB_DEB_SHLIBS="$(shlibs_for "$a")" \
         PIA_DEB_SHLIBS="$(cat "$out/shlibs-depends-agent")"
     build "$a"
 done

@@ -15,8 +15,15 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-run="$top/.demo"
+# shellcheck source=build/readable.sh
+source "$top/build/readable.sh"
 MASTER_PORT=${PIB_DEMO_PORT:-8080}
+# The master's children (User nobody) read its document root: in a tree
+# they cannot read (a clone under /root) the demo's files go to /var/tmp.
+run="$top/.demo"
+if pib_private "$top"; then
+    run=/var/tmp/pib-demo-$MASTER_PORT
+fi
 NODE_BASE=${PIB_DEMO_NODE_BASE:-18081}
 NODES=4                     # as many as sim/scenarios/demo.conf has
 LOAD_SECONDS=${PIB_DEMO_LOAD_SECONDS:-1800}
@@ -154,6 +161,9 @@ start_load() {
 
 start() {
     build
+    if [ "$run" != "$top/.demo" ]; then
+        echo "demo: $(pib_private_msg 'the tree' "$top"): its files are in $run"
+    fi
     mkdir -p "$run"
     stop > /dev/null
     chmod 755 "$run"
@@ -175,6 +185,7 @@ Demo running:
   a node's telemetry:     http://127.0.0.1:$NODE_BASE/pi-status?auto  (nodes on $NODE_BASE-$((NODE_BASE + NODES - 1)))
   nodes' temperatures:    for p in \$(seq $NODE_BASE $((NODE_BASE + NODES - 1))); do curl -s 127.0.0.1:\$p/pi-status?auto | head -2; done
 Background load runs for at most $LOAD_SECONDS s.
+The master's error log: $run/error_log
 Stop it all with:         build/demo.sh stop
 MSG
 }

@@ -151,13 +151,13 @@ build/setup-deps.sh > "$logdir/deps.log" 2>&1 ||
     { say "FAILED: build/setup-deps.sh, see $logdir/deps.log"; exit 2; }
 # httpd's children must read t/: as build/run-tests.sh, test a copy in a
 # world-readable place when the checkout is private.
-if [ "$(id -u)" -eq 0 ] && ! runuser -u nobody -- test -r "$top/t/TEST.PL" \
-        2>/dev/null; then
+# shellcheck source=build/readable.sh
+source "$top/build/readable.sh"
+if pib_private "$top/t/TEST.PL"; then
     stage=$logdir/tree
-    say "checkout not readable by 'nobody': testing a copy in $stage"
-    mkdir -p "$stage"
-    tar --exclude=./.git -cf - . | (cd "$stage" && tar -xf -)
-    chmod -R a+rX "$stage"
+    say "$(pib_private_msg 'the checkout' "$top"): testing a copy in $stage"
+    # shellcheck disable=SC2086 # a list of paths
+    pib_copy_tree "$top" "$stage" $PIB_COPY_SKIP || exit 2
     cd "$stage" || exit 2
 fi
 

@@ -15,15 +15,15 @@ log "dependencies"
 build/setup-deps.sh
 
 # httpd's children run as an unprivileged user and must read t/.  A
-# checkout under a private directory (mktemp -d is mode 0700) is not
-# readable to them: then test a copy in a world-readable place.
-if ! runuser -u nobody -- test -r "$top/t/TEST.PL" 2>/dev/null; then
+# checkout under a private directory (/root, mode 700; mktemp -d) is not
+# readable to them: then test a copy in a world-readable place (with the
+# cross-builds' cache, build/cross, if there is one).
+# shellcheck source=build/readable.sh
+source "$top/build/readable.sh"
+if pib_private "$top/t/TEST.PL"; then
     stage=/var/tmp/pibalance-test-${APACHE_TEST_PORT:-8529}
-    log "checkout not readable by 'nobody': testing a copy in $stage"
-    rm -rf "$stage"
-    mkdir -p "$stage"
-    (cd "$top" && tar --exclude=./.git -cf - .) | (cd "$stage" && tar -xf -)
-    chmod -R a+rX "$stage"
+    log "$(pib_private_msg 'the checkout' "$top"): testing a copy in $stage"
+    pib_copy_tree "$top" "$stage"
     cd "$stage"
 fi
 
@@ -53,9 +53,10 @@ base=${APACHE_TEST_PORT:-8529}
 # Checks that do not depend on the MPM or on a sanitizer (the docs, the log
 # tags, the exported symbols, make's targets, the alert rules and the
 # dashboard, a real Prometheus scraping the page, the page in a real
-# browser) run in the event pass only; the worker, prefork and ASan passes
+# browser, the tree started from a private directory) run in the event
+# pass only; the worker, prefork and ASan passes
 # take every other test file.
-once='config/(alerts|dashboard|design_tree|docs|logtags|make|masters_prom|prometheus_server|symbols)|pistats/browser'
+once='config/(alerts|anywhere|dashboard|design_tree|docs|logtags|make|masters_prom|openloop|prometheus_server|soak_report|symbols)|pistats/browser|offload/dictionary_browser'
 per_mpm=$(ls t/*/*.t | grep -Ev "^t/($once)\.t\$" | tr '\n' ' ')
 log "suites (event, worker, prefork, ASan), fuzzing, cross-builds: ${PIB_TEST_JOBS:-6} at once (build/parallel.sh)"
 build/parallel.sh -j "${PIB_TEST_JOBS:-6}" -T 3600 \

@@ -222,14 +222,11 @@ vg_summary() {
 }
 
 log "sanitize ($mode): scratch copy in $stage"
-rm -rf "$stage"
-mkdir -p "$stage"
-(cd "$top" && tar --exclude=./.git --exclude=./fuzz/bin --exclude=./fuzz/obj \
-    --exclude=./t/tmp --exclude=./t/logs --exclude=./build/cross \
-    --exclude=./build/deb --exclude=./bench/results -cf - .) |
-    (cd "$stage" && tar -xf -)
+# shellcheck source=build/readable.sh
+source "$top/build/readable.sh"
+# shellcheck disable=SC2086 # a list of paths
+pib_copy_tree "$top" "$stage" $PIB_COPY_SKIP || exit 1
 mkdir -p "$out"
-chmod -R a+rX "$stage"
 chmod 1777 "$out"                    # children run as nobody
 cd "$stage" || exit 1
 

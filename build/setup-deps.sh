@@ -10,11 +10,16 @@
 set -eu
 
 PKGS="apache2 apache2-dev libapache2-mod-perl2 libwww-perl libjson-pp-perl
-      zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev zstd brotli
+      zlib1g-dev libdeflate-dev libzstd-dev libbrotli-dev libssl-dev zstd brotli
       autoconf make gcc curl perl procps openssl
       clang libclang-rt-14-dev prometheus chromium libfaketime
       debhelper dpkg-dev fakeroot lintian"
-BENCH_PKGS="wrk haproxy nginx-light varnish"
+BENCH_PKGS="wrk haproxy nginx-light varnish linux-perf valgrind"
+# ISA-L (igzip for gzip) is optional, and Debian has it for amd64 and
+# arm64 only: elsewhere the build falls back to libdeflate and zlib.
+case "$(dpkg --print-architecture 2>/dev/null)" in
+    amd64|arm64) PKGS="$PKGS libisal-dev" ;;
+esac
 
 case "${1:-}" in
     bench) PKGS="$PKGS $BENCH_PKGS" ;;

@@ -28,12 +28,10 @@ for so in mod_pibalance/mod_pibalance.so mod_pistats/mod_pistats.so; do
     [ -f "$top/$so" ] || { echo "suite-pass: $so not built" >&2; exit 2; }
 done
 
-rm -rf "$dir"
-mkdir -p "$dir" || exit 2
-(cd "$top" && tar --exclude=./.git --exclude=./t/tmp --exclude=./t/logs \
-     --exclude=./build/cross --exclude=./fuzz/bin --exclude=./fuzz/obj \
-     --exclude=./bench/results -cf - .) | (cd "$dir" && tar -xf -) || exit 2
-chmod -R a+rX "$dir"
+# shellcheck source=build/readable.sh
+source "$top/build/readable.sh"
+# shellcheck disable=SC2086 # a list of paths
+pib_copy_tree "$top" "$dir" $PIB_COPY_SKIP || exit 2
 cd "$dir" || exit 2
 perl t/TEST -clean >/dev/null 2>&1
 rm -f t/conf/base.conf

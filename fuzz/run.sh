@@ -43,7 +43,7 @@ while [ $# -gt 0 ]; do
 done
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_telemetry fuzz_ae fuzz_etag
                                      fuzz_directives fuzz_render fuzz_codec
-                                     fuzz_agent)
+                                     fuzz_agent fuzz_sf fuzz_dict)
 
 make -s -C "$here" "${targets[@]/#/bin/}" >/dev/null || { echo "fuzz: build failed" >&2; exit 1; }
 

@@ -23,6 +23,7 @@
 #include "pib_public.h"
 #include "pib_state.h"
 #include "pib_cache.h"
+#include "pib_dict.h"
 
 module AP_MODULE_DECLARE_DATA pibalance_module;
 
@@ -39,6 +40,7 @@ static int pib_post_config(apr_pool_t *pconf, apr_pool_t *plog,
                      "mod_proxy must be loaded for mod_pibalance");
         return !OK;
     }
+    pib_lbmethod_check(s);
     if (pib_state_setup(pconf, s) != APR_SUCCESS) {
         return !OK;
     }
@@ -71,6 +73,7 @@ static void pib_register_hooks(apr_pool_t *p)
     pib_pool_register(p);
     pib_upstream_register(p);
     pib_cache_register(p);
+    pib_dict_register(p);
 }
 
 AP_DECLARE_MODULE(pibalance) = {

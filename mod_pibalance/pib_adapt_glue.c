@@ -126,13 +126,13 @@ static void pib_sample(const pib_adapt_conf *c, server_rec *s)
               temp >= 0 ? pi_mc_to_dc(temp) : 0, what);
 }
 
-int pib_adapt_level_now(int configured, server_rec *s)
+pib_adapt_state pib_adapt_state_now(server_rec *s)
 {
     const pib_adapt_conf *c = pib_conf_adapt();
     apr_uint32_t now, last;
 
     if (!c->on) {
-        return configured;
+        return PIB_ADAPT_FULL;
     }
     now = pi_mono_s();
     last = apr_atomic_read32(&pib_adapt_st->last_sec);
@@ -140,9 +140,12 @@ int pib_adapt_level_now(int configured, server_rec *s)
         && apr_atomic_cas32(&pib_adapt_st->last_sec, now, last) == last) {
         pib_sample(c, s);
     }
-    return pib_adapt_level(
-        (pib_adapt_state)apr_atomic_read32(&pib_adapt_st->state),
-        configured);
+    return (pib_adapt_state)apr_atomic_read32(&pib_adapt_st->state);
+}
+
+int pib_adapt_level_now(int configured, server_rec *s)
+{
+    return pib_adapt_level(pib_adapt_state_now(s), configured);
 }
 
 int pib_deflate_state(pi_deflate_state *out)

@@ -6,6 +6,7 @@
 #include "httpd.h"
 
 #include "pi_api.h"
+#include "pib_adapt.h"
 
 /* post_config (real pass): creates the shared state. */
 apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
@@ -14,6 +15,10 @@ apr_status_t pib_adapt_init(apr_pool_t *pconf, server_rec *s);
  * 0 = do not compress now.  Samples at most once a second (one thread
  * of one child wins the second); never blocks. */
 int pib_adapt_level_now(int configured, server_rec *s);
+
+/* The state itself (full, reduced, off), sampled as above: a reduced
+ * response takes its coding's fastest encoder (pib_encoder_pick). */
+pib_adapt_state pib_adapt_state_now(server_rec *s);
 
 /* The optional function pib_deflate_state (include/pi_api.h),
  * registered by pib_public.c. */

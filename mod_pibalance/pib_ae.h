@@ -18,6 +18,7 @@ typedef enum {
     PIB_CODING_GZIP,        /* "gzip" and "x-gzip" */
     PIB_CODING_BR,
     PIB_CODING_ZSTD,
+    PIB_CODING_DCZ,         /* zstd against a dictionary (RFC 9842) */
     PIB_CODING_DEFLATE,
     PIB_CODING_IDENTITY,
     PIB_CODING_ANY,

@@ -34,6 +34,9 @@
 #include "pib_ae.h"
 #include "pib_cachekey.h"
 #include "pib_cache.h"
+#include "pib_dict.h"
+#include "pib_dpolicy.h"
+#include "pib_sf.h"
 #include "pib_config.h"
 #include "pib_counts.h"
 
@@ -77,6 +80,28 @@ static int pib_cache_ae_cb(void *rec, const char *key, const char *val)
 
 static void pib_cache_note_conds(request_rec *r);
 
+/* dcz in the key only where the master holds the dictionary the request
+ * names (pib_dd_cache_key): then Available-Dictionary in its canonical
+ * form; else dcz off the client's list and the header gone, so unknown
+ * hashes never multiply the stored copies. */
+static void pib_cache_dict_key(request_rec *r, pib_ae *ae)
+{
+    char key[PIB_SF_BINARY_LEN + 1];
+    const char *k = pib_dd_cache_key(
+        pib_ae_q(ae, PIB_CODING_DCZ) > 0,
+        apr_table_get(r->headers_in, "Available-Dictionary"),
+        pib_dict_held, (void *)pib_conf_dict(), key);
+
+    if (k == NULL) {
+        ae->q[PIB_CODING_DCZ] = 0;
+        apr_table_unset(r->headers_in, "Available-Dictionary");
+    }
+    else {
+        apr_table_setn(r->headers_in, "Available-Dictionary",
+                       apr_pstrdup(r->pool, k));
+    }
+}
+
 static int pib_cache_read(request_rec *r)
 {
     pib_ae_seen seen;
@@ -94,6 +119,7 @@ static int pib_cache_read(request_rec *r)
     apr_table_do(pib_cache_ae_cb, &seen, r->headers_in, "Accept-Encoding",
                  NULL);
     offer = pib_cache_offer(r);
+    pib_cache_dict_key(r, &seen.ae);
     v = pib_cachekey_ae(&seen.ae,
                         apr_table_get(r->subprocess_env, "no-gzip") != NULL,
                         offer->order, offer->n);

@@ -27,6 +27,15 @@ void pib_cstream_emit(pib_cstream *s, const unsigned char *p, size_t n)
     }
 }
 
+void pib_cstream_emit_held(pib_cstream *s, const unsigned char *p,
+                           size_t n)
+{
+    if (n > 0) {
+        s->out_bytes += n;
+        (s->emit_held != NULL ? s->emit_held : s->emit)(s->baton, p, n);
+    }
+}
+
 /* ---- zlib: streaming gzip ---------------------------------------------- */
 
 static int pib_zlib_init(pib_cstream *s, const pib_codec_params *p)
@@ -173,11 +182,21 @@ static int pib_one_finish(pib_cstream *s)
     }
     n = libdeflate_gzip_compress(c, s->buf, s->len, out, bound);
     pib_ld_put(c, s->level);
-    if (n > 0) {
-        pib_cstream_emit(s, out, n);
+    if (n == 0) {
+        pib_buf_put(out, out_cap);
+        return -1;
     }
-    pib_buf_put(out, out_cap);
-    return n > 0 ? 0 : -1;
+    pib_held_give(s, out, n, out_cap);
+    return 0;
+}
+
+void pib_held_give(pib_cstream *s, unsigned char *out, size_t n,
+                   size_t out_cap)
+{
+    pib_buf_put(s->held_out, s->held_out_cap);     /* none, normally */
+    s->held_out = out;
+    s->held_out_cap = out_cap;
+    pib_cstream_emit_held(s, out, n);
 }
 
 void pib_held_end(pib_cstream *s)
@@ -185,6 +204,9 @@ void pib_held_end(pib_cstream *s)
     pib_buf_put(s->buf, s->buf_cap);
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;
+    pib_buf_put(s->held_out, s->held_out_cap);
+    s->held_out = NULL;
+    s->held_out_cap = 0;
 }
 
 const pib_codec pib_codec_oneshot = {
@@ -199,6 +221,34 @@ const pib_codec *pib_codec_for(pib_coding c, int one_pass)
     return row == NULL ? NULL : one_pass ? row->one_pass : row->stream;
 }
 
+int pib_encoder_pick(pib_coding c, int level, int fastest, int one_pass,
+                     pib_encoder *e)
+{
+    const pib_codec *row = pib_codec_for(c, one_pass);
+
+    if (row == NULL) {
+        return -1;
+    }
+    e->row = row;
+    e->level = fastest ? 1 : level;
+    switch (c) {
+    case PIB_CODING_GZIP:
+        if ((fastest || level == 1) && pib_codec_igzip(one_pass) != NULL) {
+            e->row = pib_codec_igzip(one_pass);
+            e->level = fastest ? 0 : 1;
+        }
+        break;
+    case PIB_CODING_ZSTD:
+        if (fastest) {
+            e->level = -1;
+        }
+        break;
+    default:
+        break;
+    }
+    return 0;
+}
+
 /* ---- the stream --------------------------------------------------------- */
 
 int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
@@ -207,12 +257,15 @@ int pib_cstream_init(pib_cstream *s, const pib_codec *codec,
 {
     s->codec = codec;
     s->emit = emit;
+    s->emit_held = NULL;
     s->baton = baton;
     s->in_bytes = s->out_bytes = 0;
     s->z_live = 0;
     s->enc = NULL;
     s->buf = NULL;
     s->len = s->cap = s->buf_cap = 0;
+    s->held_out = NULL;
+    s->held_out_cap = 0;
     return codec->init(s, p);
 }
 

@@ -117,11 +117,12 @@ static int pib_br_one_finish(pib_cstream *s)
     n = bound;
     ok = BrotliEncoderCompress(s->level, PIB_BR_LGWIN, BROTLI_MODE_TEXT,
                                s->len, s->buf, &n, out);
-    if (ok) {
-        pib_cstream_emit(s, out, n);
+    if (!ok) {
+        pib_buf_put(out, out_cap);
+        return -1;
     }
-    pib_buf_put(out, out_cap);
-    return ok ? 0 : -1;
+    pib_held_give(s, out, n, out_cap);
+    return 0;
 }
 
 const pib_codec pib_codec_br_oneshot = {

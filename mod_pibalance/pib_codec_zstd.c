@@ -31,7 +31,7 @@ static ZSTD_CCtx *pib_zstd_idle[PIB_ZSTD_IDLE_MAX];
 static unsigned pib_zstd_nidle;
 static unsigned long pib_zstd_nlive;
 
-static ZSTD_CCtx *pib_zstd_take(int level, long long pledged)
+ZSTD_CCtx *pib_zstd_take(int level, long long pledged)
 {
     ZSTD_CCtx *c = NULL;
 
@@ -176,11 +176,12 @@ static int pib_zstd_one_finish(pib_cstream *s)
     }
     n = ZSTD_compress2(c, out, bound, s->buf, s->len);
     pib_zstd_put(c);
-    if (!ZSTD_isError(n)) {
-        pib_cstream_emit(s, out, n);
+    if (ZSTD_isError(n)) {
+        pib_buf_put(out, out_cap);
+        return -1;
     }
-    pib_buf_put(out, out_cap);
-    return ZSTD_isError(n) ? -1 : 0;
+    pib_held_give(s, out, n, out_cap);
+    return 0;
 }
 
 const pib_codec pib_codec_zstd_oneshot = {

@@ -9,6 +9,7 @@
 
 #include "pib_codec.h"
 #include "pib_coding_table.h"
+#include "pib_dcz.h"
 
 const pib_coding_row pib_coding_rows[PIB_NCODINGS] = {
     { PIB_CODING_GZIP, "gzip", "-gzip", 0, 0, 1,
@@ -20,6 +21,9 @@ const pib_coding_row pib_coding_rows[PIB_NCODINGS] = {
     { PIB_CODING_ZSTD, "zstd", "-zstd", 2, 19, 3,
       "the zstd level must be a whole number in [1, 19]",
       &pib_codec_zstd, &pib_codec_zstd_oneshot },
+    { PIB_CODING_DCZ, "dcz", "-dcz", 3, 19, 3,
+      "the dcz level must be a whole number in [1, 19]",
+      &pib_codec_dcz, &pib_codec_dcz_oneshot },
 };
 
 const pib_coding_row *pib_coding_row_of(pib_coding c)

@@ -9,10 +9,16 @@
  * coding is a new row here, and a new enum value in pib_ae.h.
  *
  *   coding  token  ETag    counter  levels      default  encoders
- *   gzip    gzip   -gzip   0        (Level)     1        zlib, libdeflate
+ *   gzip    gzip   -gzip   0        (Level)     1        zlib, libdeflate;
+ *                                                         igzip (ISA-L):
+ *                                                         pib_encoder_pick
  *   br      br     -br     1        1..11       4        brotli
  *   zstd    zstd   -zstd   2        1..19       3        zstd
+ *   dcz     dcz    -dcz    3        1..19       3        zstd + dictionary
  *
+ * dcz (pib_dcz.h) is chosen only for a request that names a dictionary
+ * the master holds (pib_dpolicy.h): for any other request the filter
+ * takes it off the client's list before the pick.
  * gzip's level is PiBalanceDeflateLevel (1..9), not given in the list.
  * zstd stops at 19: above that it needs more than the 8 MiB window
  * browsers decode.  brotli's quality 0 is left out: 0 is the adaptive
@@ -39,7 +45,7 @@ typedef struct {
     const struct pib_codec *one_pass;  /* a whole body at once */
 } pib_coding_row;
 
-#define PIB_NCODINGS 3
+#define PIB_NCODINGS 4
 
 extern const pib_coding_row pib_coding_rows[PIB_NCODINGS];
 

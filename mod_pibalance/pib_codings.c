@@ -18,6 +18,7 @@
 
 #include "pib_coding_table.h"
 #include "pib_codings.h"
+#include "pib_dcz.h"
 
 void pib_codings_default(pib_codings *c)
 {
@@ -82,6 +83,9 @@ static const char *pib_codings_one(pib_codings *c, const char *arg)
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg), j;
     const pib_coding_row *k = pib_coding_row_named(arg, len);
 
+    if (k == NULL && len == 3 && strncasecmp(arg, "dcb", 3) == 0) {
+        return pib_dcb_unsupported();   /* brotli 1.1, or no row yet */
+    }
     if (k == NULL) {
         pib_words();
         snprintf(unknown, sizeof(unknown),

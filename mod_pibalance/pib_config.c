@@ -20,6 +20,9 @@
 #include "pib_config.h"
 #include "pib_decide.h"
 #include "pib_state.h"
+#include "pib_dpolicy.h"
+#include "pib_dstore.h"
+#include "apr_file_info.h"
 
 extern module AP_MODULE_DECLARE_DATA pibalance_module;
 
@@ -30,9 +33,15 @@ extern module AP_MODULE_DECLARE_DATA pibalance_module;
 
 typedef struct {
     long compressors;           /* PiBalanceDeflateCompressors */
+    long dict_max_total;        /* PiBalanceDictionaryMaxSize */
+    long dict_lifetime;         /* PiBalanceDictionaryLifetime */
+    int dict_cross_site;        /* PiBalanceDictionaryCrossSite */
 } pib_globals;
 
-static pib_globals pib_global = { PIB_UNSET };
+static pib_globals pib_global = { PIB_UNSET, PIB_UNSET, PIB_UNSET,
+                                  PIB_UNSET };
+static const char *pib_dict_root;       /* PiBalanceDictionaryRoot */
+static pib_dict_conf pib_dict_global;
 static pib_adapt_conf pib_adapt_global;
 static int pib_adapt_global_set;
 
@@ -40,6 +49,25 @@ void pib_conf_reset(void)
 {
     pib_adapt_global_set = 0;
     pib_global.compressors = PIB_UNSET;
+    pib_global.dict_max_total = pib_global.dict_lifetime = PIB_UNSET;
+    pib_global.dict_cross_site = PIB_UNSET;
+    pib_dict_root = NULL;
+}
+
+const pib_dict_conf *pib_conf_dict(void)
+{
+    pib_dict_conf *c = &pib_dict_global;
+
+    c->root = pib_dict_root;
+    c->max_total = pib_global.dict_max_total != PIB_UNSET
+                   ? pib_global.dict_max_total : PIB_DICT_MAX_TOTAL_DEFAULT;
+    c->max_one = PIB_DICT_MAX_ONE_DEFAULT;
+    c->lifetime = pib_global.dict_lifetime != PIB_UNSET
+                  ? pib_global.dict_lifetime : PIB_DICT_LIFETIME_DEFAULT;
+    c->url = PIB_DICT_URL_DEFAULT;
+    c->cross_site = pib_global.dict_cross_site == 1;
+    c->level = 3;                   /* dcz's default (pib_coding_table.c) */
+    return c;
 }
 
 const pib_adapt_conf *pib_conf_adapt(void)
@@ -64,6 +92,7 @@ static void deflate_unset(pib_deflate_conf *c)
     c->buffer = c->min_length = PIB_UNSET;
     c->types = NULL;
     c->codings = NULL;
+    c->dict_prefix = NULL;
     c->resolved = 0;
 }
 
@@ -101,6 +130,7 @@ static void deflate_merge(pib_deflate_conf *c, const pib_deflate_conf *base,
                              PIB_DEFLATE_MINLEN);
     c->types = add->types ? add->types : base->types;
     c->codings = add->codings ? add->codings : base->codings;
+    c->dict_prefix = add->dict_prefix ? add->dict_prefix : base->dict_prefix;
     if (c->codings == NULL) {
         pib_codings *dflt = apr_palloc(p, sizeof(*dflt));
 
@@ -546,6 +576,50 @@ static const char *pib_set_refresh(cmd_parms *cmd, void *dc,
     return NULL;
 }
 
+static const char *pib_set_dict_root(cmd_parms *cmd, void *dc,
+                                     const char *arg)
+{
+    const char *err = check_where(cmd, PIB_AT_GLOBAL);
+    apr_finfo_t fi;
+
+    (void)dc;
+    if (err != NULL) {
+        return err;
+    }
+    if (apr_stat(&fi, arg, APR_FINFO_TYPE, cmd->pool) != APR_SUCCESS
+        || fi.filetype != APR_DIR) {
+        return apr_psprintf(cmd->pool, "%s: '%s' must be an existing "
+                            "directory (writable by the server's User)",
+                            cmd->cmd->name, arg);
+    }
+    if (strlen(arg) > 3000) {
+        return apr_psprintf(cmd->pool, "%s: the path is too long",
+                            cmd->cmd->name);
+    }
+    pib_dict_root = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
+static const char *pib_set_dict_prefix(cmd_parms *cmd, void *dcv,
+                                       const char *arg)
+{
+    pib_deflate_conf *c = &((pib_dir_conf *)dcv)->deflate;
+    const char *err = check_where(cmd, PIB_AT_OFFLOAD);
+    char pat[PIB_DSTORE_PREFIX_MAX + 1];
+
+    if (err != NULL) {
+        return err;
+    }
+    if (arg[0] != '/' || strlen(arg) > 200
+        || pib_dd_pattern(arg, 1, pat, sizeof(pat)) == 0) {
+        return apr_psprintf(cmd->pool, "%s: '%s' must be a URL path from "
+                            "'/', printable ASCII, at most 200 bytes",
+                            cmd->cmd->name, arg);
+    }
+    c->dict_prefix = apr_pstrdup(cmd->pool, arg);
+    return NULL;
+}
+
 /* ---- the command table -------------------------------------------------- */
 
 #define OFFLOAD(field) PIB_AT_OFFLOAD, APR_OFFSETOF(pib_deflate_conf, field)
@@ -569,6 +643,13 @@ static const pib_num_spec buffer_spec = {
 static const pib_num_spec minlen_spec = {
     OFFLOAD(min_length), PIB_LONG, 0, PIB_DEFLATE_MINLEN_MAX, 1, 1,
     "a whole number in [0, 1073741824]" };
+static const pib_flag_spec dict_cross_site = { GLOBAL(dict_cross_site) };
+static const pib_num_spec dict_max_spec = {
+    GLOBAL(dict_max_total), PIB_LONG, 65536, 1073741824L, 1, 1,
+    "a whole number of bytes in [65536, 1073741824]" };
+static const pib_num_spec dict_life_spec = {
+    GLOBAL(dict_lifetime), PIB_LONG, 60, 31536000L, 1, 1,
+    "a whole number of seconds in [60, 31536000]" };
 static const pib_num_spec compressors_spec = {
     GLOBAL(compressors), PIB_LONG, 1, PIB_LD_MAX, 1, 1,
     "a whole number in [1, 64]" };
@@ -682,5 +763,23 @@ const command_rec pib_cmds[] = {
                   (void *)&energy_tol_spec, PIB_DIR_CTX,
                   "percent a member's expected wait may exceed the best's "
                   "for PiBalanceEnergy (default 25)"),
+    /* dictionaries (RFC 9842) */
+    AP_INIT_TAKE1("PiBalanceDictionaryRoot", pib_set_dict_root, NULL,
+                  RSRC_CONF, "directory where the master keeps its "
+                  "compression dictionaries (enables dcz)"),
+    AP_INIT_TAKE1("PiBalanceDictionaryMaxSize", pib_set_number,
+                  (void *)&dict_max_spec, RSRC_CONF,
+                  "bytes all dictionaries may take on disk (default 16 MiB)"),
+    AP_INIT_TAKE1("PiBalanceDictionaryLifetime", pib_set_number,
+                  (void *)&dict_life_spec, RSRC_CONF,
+                  "seconds a dictionary is offered and kept (default 7 "
+                  "days)"),
+    AP_INIT_FLAG("PiBalanceDictionaryCrossSite", pib_set_flag,
+                 (void *)&dict_cross_site, RSRC_CONF,
+                 "On: dictionaries for cross-site requests too (default "
+                 "Off)"),
+    AP_INIT_TAKE1("PiBalanceDictionaryPrefix", pib_set_dict_prefix, NULL,
+                  PIB_DIR_CTX, "URL-path prefix of dynamic pages the master "
+                  "builds a dictionary for"),
     { NULL }
 };

@@ -32,6 +32,7 @@
 #include "pib_adapt.h"
 #include "pib_codings.h"
 #include "pib_score.h"
+#include "pib_dict.h"
 
 #define PIB_UNSET               (-1)
 
@@ -54,6 +55,7 @@ typedef struct {
     long min_length;            /* PiBalanceDeflateMinLength */
     apr_array_header_t *types;  /* PiBalanceDeflateTypes, const char * */
     const pib_codings *codings; /* PiBalanceDeflateCodecs */
+    const char *dict_prefix;    /* PiBalanceDictionaryPrefix, or NULL */
     int resolved;               /* defaults applied (merged, or fixed up) */
 } pib_deflate_conf;
 
@@ -118,5 +120,9 @@ int pib_conf_refresh_full(const server_rec *s);
 /* The process-wide settings. */
 const pib_adapt_conf *pib_conf_adapt(void);
 int pib_conf_compressors(void);          /* PIB_UNSET when not given */
+
+/* The PiBalanceDictionary* directives (main server): root NULL when
+ * dictionaries are off. */
+const pib_dict_conf *pib_conf_dict(void);
 
 #endif /* PIB_CONFIG_H */

@@ -11,10 +11,11 @@
  * The decision is pib_should_compress() (pure, pib_decide.c).  The bucket
  * loop hands data, FLUSH, EOS and other metadata to one helper each.
  * Bodies of known length up to PiBalanceDeflateBuffer are buffered and
- * compressed in one pass by libdeflate (Content-Length is then set);
- * anything else streams through zlib (chunked).  mod_proxy_http passes a
- * FLUSH whenever a read from the node would block -- on a real network,
- * between any two packets -- so a FLUSH reaching a held body is dropped,
+ * compressed in one pass (Content-Length is then set); anything else
+ * streams (chunked).  Which encoder: pib_encoder_pick() (gzip level 1:
+ * ISA-L's igzip where built, else libdeflate and zlib).
+ * mod_proxy_http passes a FLUSH whenever a read from the node would
+ * block -- on a real network, between any two packets -- so a FLUSH reaching a held body is dropped,
  * and only the data ending a long pause (pib_pause_streams) turns the
  * body into a zlib stream, sync-flushed and passed on at once.  A FLUSH
  * of a streamed body is honoured at once.
@@ -51,6 +52,7 @@
 #include "pib_counts.h"
 #include "pib_codings.h"
 #include "pib_cache.h"
+#include "pib_dict.h"
 
 APLOG_USE_MODULE(pibalance);
 
@@ -74,8 +76,10 @@ typedef struct {
     int broken;                 /* the body ended early */
     int trickled;               /* held, then streamed after a pause */
     int inm_gzip;               /* a 304 for the client's compressed copy */
+    int fastest;                /* adaptive "reduced": fastest encoder */
     pib_coding coding;          /* the coding chosen for this response */
     pib_coding inm_coding;      /* the coding of that copy (its suffix) */
+    pib_dict_req dreq;          /* dictionaries (pib_dict.c) */
 } pib_fctx;
 
 /* ---- deciding ----------------------------------------------------------- */
@@ -162,12 +166,15 @@ static void pib_inm_holds(request_rec *r, pib_coding *coding, int *plain)
     *plain = pib_etag_in_list(inm, etag);
 }
 
-/* The coding this response would get (pib_coding_pick, the one rule). */
+/* The coding this response would get (pib_coding_pick, the one rule),
+ * dcz aside: it needs a dictionary the request names and the master
+ * holds, decided after (pib_dict_decide). */
 static pib_coding pib_coding_of(request_rec *r, const pib_deflate_conf *conf)
 {
     pib_ae ae;
 
     pib_client_ae(r, &ae);
+    ae.q[PIB_CODING_DCZ] = 0;
     return pib_coding_pick(&ae, apr_table_get(r->subprocess_env, "no-gzip")
                                 != NULL, conf->codings);
 }
@@ -270,6 +277,19 @@ static void pib_emit_bucket(void *baton, const unsigned char *p, size_t n)
     ctx->out_pending += n;
 }
 
+/* Output that lives until the codec's end(), which pib_on_eos calls only
+ * after passing it on: a transient bucket, which a filter that keeps it
+ * longer copies (apr_bucket_setaside), so the usual case copies none. */
+static void pib_emit_transient(void *baton, const unsigned char *p, size_t n)
+{
+    pib_fctx *ctx = baton;
+    apr_bucket *b = apr_bucket_transient_create((const char *)p, n,
+                                                ctx->out->bucket_alloc);
+
+    APR_BRIGADE_INSERT_TAIL(ctx->out, b);
+    ctx->out_pending += n;
+}
+
 /* Picks one-shot or streaming for the chosen coding and sets the codec
  * up. */
 static int pib_codec_start(request_rec *r, pib_fctx *ctx,
@@ -278,8 +298,15 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
     int one_pass = pib_choose_codec((long long)ctx->expect,
                                     (long long)conf->buffer)
                    == PIB_CODEC_ONE_PASS;
-    const pib_codec *codec = pib_codec_for(ctx->coding, one_pass);
+    pib_encoder enc;
+    const pib_codec *codec;
 
+    if (pib_encoder_pick(ctx->coding, level, ctx->fastest, one_pass, &enc)
+        != 0) {
+        return 0;
+    }
+    codec = enc.row;
+    level = enc.level;
     ctx->params.level = level;
     ctx->params.window_bits = conf->window_bits;
     ctx->params.mem_level = conf->mem_level;
@@ -293,6 +320,7 @@ static int pib_codec_start(request_rec *r, pib_fctx *ctx,
                       "identity", codec->name, level);
         return 0;
     }
+    ctx->cs->emit_held = pib_emit_transient;
     apr_pool_cleanup_register(r->pool, ctx->cs, pib_codec_cleanup,
                               apr_pool_cleanup_null);
     return 1;
@@ -319,17 +347,23 @@ static pib_fstate pib_on_start(ap_filter_t *f, pib_fctx *ctx,
 {
     request_rec *r = f->r;
     const pib_deflate_conf *conf = pib_conf_deflate(r);
+    pib_adapt_state st;
     int level;
     pib_verdict v;
 
     /* the adaptive rule's steps are each coding's own: full is its
-     * configured level, reduced its level 1, off none */
+     * configured level, reduced its fastest encoder (pib_encoder_pick),
+     * off none */
     ctx->coding = pib_coding_of(r, conf);
-    level = pib_adapt_level_now(pib_codings_level(conf->codings,
-                                                  ctx->coding, conf->level),
-                                r->server);
+    st = pib_adapt_state_now(r->server);
+    level = pib_adapt_level(st, pib_codings_level(conf->codings,
+                                                  ctx->coding, conf->level));
+    ctx->fastest = st == PIB_ADAPT_LOW;
     if (ctx->coding == PIB_CODING_GZIP) {   /* PiBalanceDeflateStoreLevel */
-        level = pib_cache_level(r, level);
+        int stored = pib_cache_level(r, level);
+
+        ctx->fastest = ctx->fastest && stored == level;
+        level = stored;
     }
     ctx->expect = pib_body_length(r, bb);
     v = pib_judge(r, conf, ctx->expect, level, ctx);
@@ -343,6 +377,17 @@ static pib_fstate pib_on_start(ap_filter_t *f, pib_fctx *ctx,
         return PIB_FS_PASS;
     }
     apr_table_mergen(r->headers_out, "Vary", "Accept-Encoding");
+    pib_dict_decide(r, conf->codings, conf->dict_prefix,
+                    v == PIB_DEC_COMPRESS && !r->header_only
+                    && r->status == HTTP_OK, &ctx->dreq);
+    if (ctx->dreq.use_dcz) {
+        ctx->coding = PIB_CODING_DCZ;
+        level = pib_adapt_level_now(pib_codings_level(conf->codings,
+                                                      PIB_CODING_DCZ,
+                                                      conf->level),
+                                    r->server);
+        ctx->params.dict = ctx->dreq.dict;
+    }
     if (v == PIB_DEC_VARY_ONLY) {
         return PIB_FS_PASS;
     }
@@ -350,9 +395,13 @@ static pib_fstate pib_on_start(ap_filter_t *f, pib_fctx *ctx,
         pib_headers_only(r, ctx);
         return PIB_FS_PASS;
     }
+    if (level == 0 && ctx->coding == PIB_CODING_DCZ) {
+        level = 1;                  /* paused: dcz is cheaper than none */
+    }
     if (!pib_codec_start(r, ctx, conf, level)) {
         return PIB_FS_PASS;
     }
+    pib_dict_headers(r, &ctx->dreq, PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec));
     pib_set_coding_headers(r, ctx->coding);
     apr_table_unset(r->headers_in, "Range");  /* see pib_set_coding_headers */
     return PIB_FS_COMPRESS;
@@ -531,18 +580,30 @@ static void pib_count_end(const pib_fctx *ctx)
 
 static apr_status_t pib_on_eos(ap_filter_t *f, pib_fctx *ctx, apr_bucket *e)
 {
-    int rc = pib_end_stream(f->r, ctx);
+    apr_status_t rv;
+    int rc;
+
+    /* A dictionary's sample: the whole body, where the row held it (an
+     * igzip one-pass row holds none: no sample from it). */
+    if ((ctx->dreq.sample || ctx->dreq.self)
+        && PIB_CODEC_ONE_PASS_ROW(ctx->cs->codec) && !ctx->broken
+        && ctx->cs->buf != NULL && ctx->cs->len == ctx->cs->in_bytes) {
+        pib_dict_body(f->r, &ctx->dreq, ctx->cs->buf, ctx->cs->len);
+    }
+    rc = pib_end_stream(f->r, ctx);
 
     pib_set_notes(f->r, ctx->cs);
     pib_count_end(ctx);
-    ctx->cs->codec->end(ctx->cs);
     ctx->state = PIB_FS_DONE;
     if (rc != 0) {
+        ctx->cs->codec->end(ctx->cs);
         return pib_codec_failed(f, "finishing");
     }
     APR_BUCKET_REMOVE(e);
     APR_BRIGADE_INSERT_TAIL(ctx->out, e);
-    return pib_pass_out(f, ctx);
+    rv = pib_pass_out(f, ctx);
+    ctx->cs->codec->end(ctx->cs);   /* after: the output may be transient */
+    return rv;
 }
 
 static apr_status_t pib_compress(ap_filter_t *f, pib_fctx *ctx,

@@ -38,6 +38,7 @@
 #include "pib_config.h"
 #include "pib_event.h"
 #include "pib_lbmethod.h"
+#include "pib_log.h"
 #include "pib_member.h"
 #include "pib_score.h"
 #include "pib_state.h"
@@ -58,6 +59,59 @@ int pib_lbmethod_bind(void)
     pib_event_bind();
     proxy_mod = ap_find_linked_module("mod_proxy.c");
     return get_best != NULL;
+}
+
+static int is_pi(const proxy_balancer *b)
+{
+    return b->lbmethod != NULL && strcmp(b->lbmethod->name, "pi") == 0;
+}
+
+/* The main server's balancer whose members b shares (a virtual host's
+ * copy of it), or NULL. */
+static const proxy_balancer *main_twin(const proxy_balancer *b)
+{
+    const proxy_server_conf *mc = proxy_mod == NULL ? NULL
+        : ap_get_module_config(ap_server_conf->module_config, proxy_mod);
+    int i;
+
+    for (i = 0; mc != NULL && i < mc->balancers->nelts; i++) {
+        const proxy_balancer *m = &APR_ARRAY_IDX(mc->balancers, i,
+                                                 proxy_balancer);
+
+        if (m != b && m->workers == b->workers) {
+            return m;
+        }
+    }
+    return NULL;
+}
+
+void pib_lbmethod_check(server_rec *s)
+{
+    server_rec *v;
+
+    for (v = s->next; proxy_mod != NULL && v != NULL; v = v->next) {
+        const proxy_server_conf *pc = ap_get_module_config(v->module_config,
+                                                           proxy_mod);
+        int i;
+
+        for (i = 0; pc != NULL && i < pc->balancers->nelts; i++) {
+            const proxy_balancer *b = &APR_ARRAY_IDX(pc->balancers, i,
+                                                     proxy_balancer);
+            const proxy_balancer *m = main_twin(b);
+
+            if (m != NULL && is_pi(m) && !is_pi(b)) {
+                ap_log_error(APLOG_MARK, APLOG_WARNING, 0, v, PIBLOGNO(12901)
+                             "%s in virtual host %s:%u runs lbmethod %s, "
+                             "not the main server's pi: a ProxyPass to it "
+                             "inside the virtual host gives it mod_proxy's "
+                             "own method there.  Set ProxySet lbmethod=pi "
+                             "for it in that host, or put the ProxyPass in "
+                             "the main server", b->s->name,
+                             v->server_hostname, (unsigned)v->port,
+                             b->lbmethod ? b->lbmethod->name : "?");
+            }
+        }
+    }
 }
 
 /* The timeout mod_proxy gives member w: its timeout=, else ProxyTimeout,

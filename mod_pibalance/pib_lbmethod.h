@@ -19,6 +19,13 @@ extern const proxy_balancer_method pib_lbmethod;
  * mod_proxy is missing. */
 int pib_lbmethod_bind(void);
 
+/* post_config, after mod_proxy_balancer's: warns (once a start) of each
+ * balancer of the main server's that uses lbmethod pi but runs another
+ * method in a virtual host (mod_proxy's merge_balancers keeps a host's
+ * own shared record when the host names the balancer in its ProxyPass,
+ * lbmethod byrequests with it). */
+void pib_lbmethod_check(server_rec *s);
+
 /* Member w's view (pib_member.c's rules) from its telemetry and state st
  * at `now`; with st_update, its state changes applied and logged
  * (pib_transit.c: the finder does; the status page only looks). */

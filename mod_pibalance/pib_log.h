@@ -12,7 +12,8 @@
  *   12100-12199  lbmethod pi's returns (pib_transit.c)
  *   12500-12899  with mod_cache (pib_cache.c)
  *   12900-12999  shared segments' layouts (pib_counts.c)
- *   13000-13999  power, dictionaries, encoders (issues 30-32)
+ *   13000-13999  power, dictionaries, encoders (issues 30-32);
+ *                13100-13299 dictionaries (pib_dict.c)
  */
 #ifndef PIB_LOG_H
 #define PIB_LOG_H

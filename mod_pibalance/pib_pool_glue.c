@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "pib_codec.h"
 #include "pib_codec_zstd.h"
 #include "pib_config.h"
 #include "pib_counts.h"
@@ -35,6 +36,7 @@ static apr_status_t pib_ld_drain_cleanup(void *data)
     }
     pib_ld_drain();
     pib_zstd_drain();
+    pib_igzip_drain();
     return APR_SUCCESS;
 }
 

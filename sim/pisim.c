@@ -5,11 +5,14 @@
  *
  * Usage: pisim SCENARIO [-d DURATION_S] [-p PORT_BASE] [-l LOGFILE]
  *              [-s SUMMARY_FILE] [-t TRACE_FILE] [-j GZIP_THREADS]
+ *              [-c CONTROL_FIFO]
  *        pisim --phpinfo          (writes the benchmark page to stdout)
  *        pisim --phpinfo-dense    (the same with token rows: ~2.4:1 at gzip 1)
+ *        pisim --phpinfo-bench    (~67 KB, ~3.3:1: issue 32's benchmark page)
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include "body.h"
 #include "gzpool.h"
 #include "server.h"
@@ -30,8 +34,15 @@ struct options {
     const char *scenario;
     double duration;          /* seconds, 0 = until a signal */
     int port_base;
-    const char *log, *summary, *trace;
+    const char *log, *summary, *trace, *control;
     int gz_threads;
+};
+
+/* The control FIFO's unfinished line (control.h: one command a line). */
+struct control {
+    int fd;
+    char buf[512];
+    size_t len;
 };
 
 static void usage(void)
@@ -39,8 +50,10 @@ static void usage(void)
     fprintf(stderr,
         "usage: pisim SCENARIO [-d DURATION_S] [-p PORT_BASE] [-l LOGFILE]\n"
         "             [-s SUMMARY_FILE] [-t TRACE_FILE] [-j GZIP_THREADS]\n"
+        "             [-c CONTROL_FIFO]\n"
         "       pisim --phpinfo > phpinfo.html\n"
-        "       pisim --phpinfo-dense > phpinfo-dense.html\n");
+        "       pisim --phpinfo-dense > phpinfo-dense.html\n"
+        "       pisim --phpinfo-bench > phpinfo-bench.html\n");
     exit(2);
 }
 
@@ -51,7 +64,7 @@ static void parse_args(int argc, char **argv, struct options *o)
     memset(o, 0, sizeof(*o));
     o->port_base = DEFAULT_PORT_BASE;
     o->gz_threads = DEFAULT_GZ_THREADS;
-    while ((opt = getopt(argc, argv, "d:p:l:s:t:j:")) != -1) {
+    while ((opt = getopt(argc, argv, "d:p:l:s:t:j:c:")) != -1) {
         char *end = NULL;
 
         switch (opt) {
@@ -61,6 +74,7 @@ static void parse_args(int argc, char **argv, struct options *o)
         case 'l': o->log = optarg; break;
         case 's': o->summary = optarg; break;
         case 't': o->trace = optarg; break;
+        case 'c': o->control = optarg; break;
         default: usage();
         }
         if (end && (*end || end == optarg)) {
@@ -174,6 +188,59 @@ static int on_signal(int sfd, const struct sim_server *s,
     return stop;
 }
 
+/* Opens the control FIFO, made (mode 600) if missing; read-write, so that
+ * the loop never sees an end of file between writers.  -1 on error. */
+static int control_open(const char *path)
+{
+    struct stat st;
+
+    if (stat(path, &st) < 0 && (errno != ENOENT || mkfifo(path, 0600) < 0))
+        return -1;
+    if (stat(path, &st) < 0 || !S_ISFIFO(st.st_mode)) {
+        errno = EINVAL;
+        return -1;
+    }
+    return open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
+}
+
+static void control_line(struct sim_server *s, const char *line)
+{
+    struct sim_ctl c;
+    char err[256];
+    int rc = sim_ctl_parse(line, &c, err, sizeof(err));
+
+    if (rc == 0)
+        rc = sim_server_control(s, &c, err, sizeof(err));
+    if (rc < 0) {
+        fprintf(stderr, "pisim: control: %s\n", err);
+        sim_server_logf(s, "control: %s", err);
+    }
+}
+
+/* Runs every whole line the FIFO holds; a line longer than the buffer is
+ * dropped (with a message). */
+static void control_read(struct sim_server *s, struct control *ctl)
+{
+    ssize_t n;
+    char *nl;
+
+    while ((n = read(ctl->fd, ctl->buf + ctl->len,
+                     sizeof(ctl->buf) - 1 - ctl->len)) > 0) {
+        ctl->len += (size_t)n;
+        ctl->buf[ctl->len] = '\0';
+        while ((nl = strchr(ctl->buf, '\n')) != NULL) {
+            *nl = '\0';
+            control_line(s, ctl->buf);
+            ctl->len -= (size_t)(nl + 1 - ctl->buf);
+            memmove(ctl->buf, nl + 1, ctl->len + 1);
+        }
+        if (ctl->len == sizeof(ctl->buf) - 1) {
+            control_line(s, "(a line too long)");
+            ctl->len = 0;
+        }
+    }
+}
+
 static void raise_fd_limit(int nnodes)
 {
     struct rlimit rl;
@@ -190,7 +257,8 @@ static int64_t ns_until(uint64_t at, uint64_t now)
     return at <= now ? 0 : (int64_t)(at - now);
 }
 
-static void run(struct sim_server *s, const struct options *o, int sfd)
+static void run(struct sim_server *s, const struct options *o, int sfd,
+                struct control *ctl)
 {
     const uint64_t tick = (uint64_t)SIM_TICK_MS * 1000000u;
     uint64_t next_tick = s->start_ns + tick, next_trace = s->start_ns
@@ -238,6 +306,8 @@ static void run(struct sim_server *s, const struct options *o, int sfd)
                 stop |= on_signal(sfd, s, o);
             else if (tag == SIM_TAG_GZ)
                 sim_server_gz_done(s);
+            else if (tag == SIM_TAG_CONTROL)
+                control_read(s, ctl);
             else
                 sim_server_event(s, ev[i].data.u64, ev[i].events);
         }
@@ -262,10 +332,11 @@ static char *dir_of(const char *path)
     return d;
 }
 
-static int write_phpinfo(int dense)
+static int write_phpinfo(int kind)
 {
     size_t len;
-    char *page = dense ? sim_body_phpinfo_dense(&len) : sim_body_phpinfo(&len);
+    char *page = kind == 2 ? sim_body_phpinfo_bench(&len)
+                 : kind ? sim_body_phpinfo_dense(&len) : sim_body_phpinfo(&len);
 
     if (!page || fwrite(page, 1, len, stdout) != len)
         return 1;
@@ -280,6 +351,8 @@ int main(int argc, char **argv)
     struct sim_server s;
     char err[512], *dir;
     FILE *log = NULL;
+    struct control ctl = { -1, "", 0 };
+    struct timespec wall;
     int sfd, gzfd, i;
 
     err[0] = '\0';
@@ -287,6 +360,8 @@ int main(int argc, char **argv)
         return write_phpinfo(0);
     if (argc == 2 && strcmp(argv[1], "--phpinfo-dense") == 0)
         return write_phpinfo(1);
+    if (argc == 2 && strcmp(argv[1], "--phpinfo-bench") == 0)
+        return write_phpinfo(2);
     parse_args(argc, argv, &o);
     if (sim_scenario_load(o.scenario, &sc, err, sizeof(err)) < 0) {
         fprintf(stderr, "pisim: %s\n", err);
@@ -306,17 +381,32 @@ int main(int argc, char **argv)
         fprintf(stderr, "pisim: %s\n", err[0] ? err : strerror(errno));
         return 1;
     }
+    if (o.control && ((ctl.fd = control_open(o.control)) < 0
+                      || add_fd(s.epfd, ctl.fd, SIM_TAG_CONTROL) < 0)) {
+        fprintf(stderr, "pisim: %s: %s (a FIFO)\n", o.control,
+                strerror(errno));
+        return 1;
+    }
+    /* the log's times are seconds since this start: the epoch lets a
+     * reader line them up with other clocks (and a second start in the
+     * same log says the process was started again) */
+    clock_gettime(CLOCK_REALTIME, &wall);
+    sim_server_logf(&s, "pisim start: epoch %.3f, %d node(s)",
+                    (double)wall.tv_sec + wall.tv_nsec / 1e9, s.nnodes);
     for (i = 0; i < s.nnodes; i++)
         printf("node %s listening on 127.0.0.1:%d\n", s.nodes[i].conf.name,
                s.nodes[i].port);
     fflush(stdout);
-    run(&s, &o, sfd);
+    run(&s, &o, sfd, &ctl);
+    sim_server_logf(&s, "pisim stop");
     write_summary(&s, o.summary);
     sim_gzpool_stop();
     sim_server_free(&s);
     sim_scenario_free(&sc);
     free(dir);
     close(sfd);
+    if (ctl.fd >= 0)
+        close(ctl.fd);
     if (log)
         fclose(log);
     return 0;

@@ -679,11 +679,17 @@ static int node_listen(struct sim_server *s, int ni, char *err, size_t el)
     return 0;
 }
 
-static void node_down(struct sim_server *s, int ni)
+/* The four state changes, each logged ("node NAME down" + why: "" for
+ * the scenario's schedule, " (control)"); each a no-op when the node is
+ * in that state already, so schedule and control never fight (a second
+ * listen on the port would fail at every tick). */
+static void node_down(struct sim_server *s, int ni, const char *why)
 {
     struct sim_node *n = &s->nodes[ni];
     int i;
 
+    if (n->down)
+        return;
     if (n->lfd >= 0)
         close(n->lfd);
     n->lfd = -1;
@@ -691,7 +697,34 @@ static void node_down(struct sim_server *s, int ni)
     for (i = 0; i < SIM_MAX_CONNS; i++)
         if (s->conns[i].state != SIM_C_FREE && s->conns[i].node == ni)
             conn_close(s, &s->conns[i]);
-    slog(s, "node %s down", n->conf.name);
+    slog(s, "node %s down%s", n->conf.name, why);
+}
+
+/* Returns -1 when the port cannot be bound again (err says why). */
+static int node_up(struct sim_server *s, int ni, const char *why,
+                   char *err, size_t el)
+{
+    struct sim_node *n = &s->nodes[ni];
+
+    if (!n->down)
+        return 0;
+    if (node_listen(s, ni, err, el) < 0)
+        return -1;
+    n->down = 0;
+    slog(s, "node %s up%s", n->conf.name, why);
+    return 0;
+}
+
+static void node_hang(struct sim_server *s, struct sim_node *n, int hung,
+                      const char *why)
+{
+    if (n->hung == hung)
+        return;
+    n->hung = hung;
+    slog(s, hung ? "node %s hung%s" : "node %s answers again%s",
+         n->conf.name, why);
+    if (!hung)
+        node_dispatch(s, n);
 }
 
 static void node_events(struct sim_server *s, int ni, double t)
@@ -702,27 +735,60 @@ static void node_events(struct sim_server *s, int ni, double t)
 
     if (c->down_at >= 0 && t >= c->down_at && !(n->events_done & EV_DOWN)) {
         n->events_done |= EV_DOWN;
-        node_down(s, ni);
+        node_down(s, ni, "");
     }
-    if (c->up_at >= 0 && t >= c->up_at && !(n->events_done & EV_UP)) {
-        if (node_listen(s, ni, err, sizeof(err)) == 0) {
-            n->events_done |= EV_UP;
-            n->down = 0;
-            slog(s, "node %s up", c->name);
-        }
-    }
+    if (c->up_at >= 0 && t >= c->up_at && !(n->events_done & EV_UP)
+        && node_up(s, ni, "", err, sizeof(err)) == 0)
+        n->events_done |= EV_UP;
     if (c->hang_at >= 0 && t >= c->hang_at && !(n->events_done & EV_HANG)) {
         n->events_done |= EV_HANG;
-        n->hung = 1;
-        slog(s, "node %s hung", c->name);
+        node_hang(s, n, 1, "");
     }
     if (c->unhang_at >= 0 && t >= c->unhang_at
         && !(n->events_done & EV_UNHANG)) {
         n->events_done |= EV_UNHANG;
-        n->hung = 0;
-        slog(s, "node %s answers again", c->name);
-        node_dispatch(s, n);
+        node_hang(s, n, 0, "");
     }
+}
+
+int sim_server_control(struct sim_server *s, const struct sim_ctl *c,
+                       char *err, size_t el)
+{
+    int i, matched = 0;
+
+    for (i = 0; i < s->nnodes; i++) {
+        struct sim_node *n = &s->nodes[i];
+
+        if (strcmp(c->node, "*") != 0 && strcmp(c->node, n->conf.name) != 0)
+            continue;
+        matched++;
+        switch (c->verb) {
+        case SIM_CTL_HANG: node_hang(s, n, 1, " (control)"); break;
+        case SIM_CTL_ANSWER: node_hang(s, n, 0, " (control)"); break;
+        case SIM_CTL_DOWN: node_down(s, i, " (control)"); break;
+        case SIM_CTL_UP:
+            if (node_up(s, i, " (control)", err, el) < 0)
+                return -1;
+            break;
+        }
+    }
+    if (!matched) {
+        snprintf(err, el, "%s: no node '%s'", sim_ctl_word(c->verb),
+                 c->node);
+        return -1;
+    }
+    return 0;
+}
+
+void sim_server_logf(struct sim_server *s, const char *fmt, ...)
+{
+    va_list ap;
+    char line[512];
+
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    slog(s, "%s", line);
 }
 
 static void node_thermal(struct sim_server *s, struct sim_node *n,

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "control.h"
 #include "http.h"
 #include "scenario.h"
 #include "thermal.h"
@@ -20,7 +21,8 @@
 #define SIM_IDLE_S        60        /* keep-alive idle time-out */
 
 /* epoll data: tag in the high 32 bits, index in the low 32 bits. */
-enum sim_tag { SIM_TAG_LISTEN = 1, SIM_TAG_CONN, SIM_TAG_SIGNAL, SIM_TAG_GZ };
+enum sim_tag { SIM_TAG_LISTEN = 1, SIM_TAG_CONN, SIM_TAG_SIGNAL, SIM_TAG_GZ,
+               SIM_TAG_CONTROL };
 
 struct sim_node {
     struct sim_node_conf conf;
@@ -119,6 +121,18 @@ void sim_server_gz_done(struct sim_server *s);
 
 /* Closes everything and frees memory. */
 void sim_server_free(struct sim_server *s);
+
+/* Applies a control command (control.h) to every node it names; each
+ * change is logged as the scheduled ones are, with " (control)"; a node
+ * already in that state is left alone.  Returns 0, or -1 with a message
+ * in err (no such node; the port cannot be bound again). */
+int sim_server_control(struct sim_server *s, const struct sim_ctl *c,
+                       char *err, size_t errlen);
+
+/* One line in the event log (-l), after the seconds since the start;
+ * nothing without a log. */
+void sim_server_logf(struct sim_server *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Writes the node's /pi-status?auto text into buf; returns its length. */
 size_t sim_server_telemetry(const struct sim_server *s,

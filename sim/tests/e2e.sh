@@ -2,7 +2,8 @@
 # e2e.sh - end-to-end test of pisim on free 127.0.0.1 ports: telemetry
 # contract, pages, HEAD, gzip, bad requests, pipelining, down/up, heating
 # to throttling under load, a heat event heating an idle node past its
-# limit and over again, clean exit on SIGTERM.  Every wait is bounded.
+# limit and over again, the control FIFO (hang/answer, down/up, again and
+# again), clean exit on SIGTERM.  Every wait is bounded.
 cd "$(dirname "$0")/.." || exit 1
 PASS=0
 FAIL=0
@@ -26,6 +27,7 @@ node e2 gzip=6 body=size:30000 idle_w=2.7 busy_w=6.0
 node e3 service=fixed:50 slots=2 tau=0.5 k=60 soft_limit=60
 node e4 down_at=1.5 up_at=20
 node e5 tau=0.3 heat_at=0.5 heat_for=1.5 heat_every=4 heat_ambient=50
+node e6 service=fixed:5
 CONF
 printf 'node x speed=0\n' > "$TMP/bad.conf"
 
@@ -40,16 +42,17 @@ port_free() { ! ss -ltnH "sport = :$1" 2>/dev/null | grep -q .; }
 for attempt in 1 2 3 4 5; do
     BASE=$((20000 + RANDOM % 19000))
     port_free $BASE && port_free $((BASE + 1)) && port_free $((BASE + 2)) \
-        && port_free $((BASE + 3)) && port_free $((BASE + 4)) || continue
+        && port_free $((BASE + 3)) && port_free $((BASE + 4)) \
+        && port_free $((BASE + 5)) || continue
     ./pisim "$TMP/e2e.conf" -p $BASE -d 60 -t "$TMP/trace" -l "$TMP/log" \
-        > "$TMP/out" 2> "$TMP/err" &
+        -c "$TMP/ctl" > "$TMP/out" 2> "$TMP/err" &
     PID=$!
     for i in $(seq 1 50); do
-        [ "$(grep -c listening "$TMP/out" 2>/dev/null)" = 5 ] && break
+        [ "$(grep -c listening "$TMP/out" 2>/dev/null)" = 6 ] && break
         kill -0 $PID 2>/dev/null || break
         sleep 0.1
     done
-    [ "$(grep -c listening "$TMP/out")" = 5 ] && break
+    [ "$(grep -c listening "$TMP/out")" = 6 ] && break
     kill $PID 2>/dev/null
     PID=
 done
@@ -58,7 +61,7 @@ if [ -z "$PID" ]; then
     echo "$PASS passed, $FAIL failed"
     exit 1
 fi
-ok "started on 127.0.0.1:$BASE-$((BASE + 4))"
+ok "started on 127.0.0.1:$BASE-$((BASE + 5))"
 U="http://127.0.0.1"
 C="curl -s --max-time 5"
 
@@ -244,6 +247,54 @@ conns=$(timeout 30 curl -s -m 25 -o /dev/null -w '%{num_connects}\n' \
 check "keep-alive: 400 requests over one connection (got: $conns)" \
     '[ "$conns" = "400 1" ]'
 
+# -- control FIFO (-c): e6 hung and answering again, down and up, twice
+# each (the scenario's down_at/hang_at happen once); a bad command is
+# reported and changes nothing
+E6="$U:$((BASE + 5))"
+check "control FIFO made" "[ -p $TMP/ctl ]"
+# wait_for N CMD: until CMD succeeds, at most N tenths of a second
+wait_for() {
+    local i
+    for i in $(seq 1 "$1"); do eval "$2" && return 0; sleep 0.1; done
+    return 1
+}
+for round in 1 2; do
+    echo "hang e6" > "$TMP/ctl"
+    check "control: e6 hung, telemetry unanswered ($round)" \
+        "wait_for 30 '! curl -s --max-time 0.5 -o /dev/null $E6/pi-status?auto'"
+    curl -s --max-time 10 -o /dev/null -w '%{http_code}' "$E6/held" \
+        > "$TMP/held$round" &
+    held=$!
+    sleep 0.3
+    check "control: a page request to hung e6 is held ($round)" \
+        "kill -0 $held 2>/dev/null"
+    echo "answer e6" > "$TMP/ctl"
+    wait $held
+    check "control: answer e6 serves the held request ($round)" \
+        "[ \"\$(cat $TMP/held$round)\" = 200 ]"
+    echo "down e6" > "$TMP/ctl"
+    check "control: e6 down refuses connections ($round)" \
+        "wait_for 30 '! curl -s --max-time 1 -o /dev/null $E6/'"
+    echo "up e6" > "$TMP/ctl"
+    check "control: e6 up serves again ($round)" \
+        "wait_for 30 'curl -s --max-time 1 -o /dev/null $E6/'"
+done
+echo "hang e6" > "$TMP/ctl"
+echo "hang e6" > "$TMP/ctl"
+echo "answer *" > "$TMP/ctl"
+printf 'bogus e6\nhang nosuch\n' > "$TMP/ctl"
+check "control: a bad command is reported on stderr" \
+    "wait_for 30 'grep -q \"pisim: control: hang: no node .nosuch.\" $TMP/err' \
+     && grep -q \"pisim: control: .bogus.: not a command\" $TMP/err"
+check "control: e6 answers after it all" \
+    "curl -s --max-time 2 -o /dev/null $E6/pi-status?auto"
+check "event log: each control change once, with (control)" \
+    "[ \"\$(grep -c 'node e6 hung (control)' $TMP/log)\" = 3 ] \
+     && [ \"\$(grep -c 'node e6 answers again (control)' $TMP/log)\" = 3 ] \
+     && [ \"\$(grep -c 'node e6 down (control)' $TMP/log)\" = 2 ] \
+     && [ \"\$(grep -c 'node e6 up (control)' $TMP/log)\" = 2 ] \
+     && grep -q \"control: hang: no node .nosuch.\" $TMP/log"
+
 # -- SIGTERM: clean exit with a summary
 kill -TERM $PID
 rc=timeout
@@ -255,7 +306,10 @@ for i in $(seq 1 50); do
 done
 PID=
 check "exits 0 on SIGTERM (rc=$rc)" "[ '$rc' = 0 ]"
-check "summary line per node" "[ \$(grep -c '^node=e[1-5] ' $TMP/out) = 5 ]"
+check "summary line per node" "[ \$(grep -c '^node=e[1-6] ' $TMP/out) = 6 ]"
+check "event log: starts with the epoch, ends with the stop" \
+    "head -n 1 $TMP/log | grep -qE '^0\.[0-9]{3} pisim start: epoch [0-9]{10}\.[0-9]{3}, 6 node\(s\)$' \
+     && tail -n 1 $TMP/log | grep -qE '^[0-9.]+ pisim stop$'"
 check "summary: e3 throttled seconds and peak" \
     "grep '^node=e3 ' $TMP/out | tr ' ' '\n' | awk -F= '
         \$1 == \"throttled_s\" { t = \$2 } \$1 == \"peak_c\" { p = \$2 }

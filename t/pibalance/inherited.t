@@ -15,8 +15,9 @@ use JSON::PP ();
 use Time::HiRes qw(time);
 use lib 't/lib';
 use PiTest qw(member wait_for);
+use PiLog;
 
-plan tests => 6, need_module 'pistats', 'pibalance', 'proxy_balancer';
+plan tests => 7, need_module 'pistats', 'pibalance', 'proxy_balancer';
 
 my $cfg = Apache::Test::config();
 my %port = map { $_ => $cfg->{vhosts}{$_}{port} } qw(inhhot inhcool);
@@ -64,3 +65,11 @@ ok t_cmp($m->{telemetry_stale} ? 1 : 0, 0,
 ok t_cmp($m->{thermal_state} // '', 'drained', 'and drained');
 my $cool = member(main_doc(), $B, $port{inhcool});
 ok t_cmp($cool->{thermal_state} // '', 'ok', 'inhcool ok');
+
+# The trap: inhtrap's own ProxyPass to balancer://inh gives it a copy that
+# runs byrequests (mod_proxy's merge_balancers): said at start-up.
+my $port_trap = $cfg->{vhosts}{inhtrap}{port};
+my @warn = PiLog->new(qr/PIB12901/, from_start => 1)->lines(qr/PIB12901/);
+ok t_cmp(join("\n", @warn),
+         qr/PIB12901: balancer:\/\/inh in virtual host [^:]+:$port_trap runs lbmethod byrequests, not the main server's pi/,
+         'the warning names the balancer, the host and the method');

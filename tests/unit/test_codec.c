@@ -1,4 +1,5 @@
-/* test_codec.c -- both codecs round-trip through zlib's gunzip, with
+/* test_codec.c -- the gzip rows (zlib, libdeflate, and ISA-L's igzip
+ * when built with it) round-trip through zlib's gunzip, with
  * random chunking and flush points; a flush makes everything so far
  * decodable; a stream never finished is never a complete gzip stream. */
 #include <pthread.h>
@@ -94,10 +95,10 @@ static int feed(pib_cstream *s, sink *k, const pib_codec_params *p,
     return ok;
 }
 
-static void round_trip(const pib_codec *codec, size_t n, int text,
-                       int flushes)
+static void round_trip_at(const pib_codec *codec, int level, size_t n,
+                          int text, int flushes)
 {
-    pib_codec_params p = { 1, 15, 8, n };
+    pib_codec_params p = { level, 15, 8, n, NULL };
     unsigned char *in = make_input(n, text), *out = malloc(n + 1);
     sink k = { NULL, 0, 0 };
     pib_cstream *s = malloc(sizeof(*s));
@@ -117,11 +118,135 @@ static void round_trip(const pib_codec *codec, size_t n, int text,
     free(s);
 }
 
+static void round_trip(const pib_codec *codec, size_t n, int text,
+                       int flushes)
+{
+    round_trip_at(codec, 1, n, text, flushes);
+}
+
+/* ISA-L's rows (when built with it): every level, both rows, the sizes
+ * of the other rows' tests, flushes; a flush at the very start and two
+ * in a row; an unfinished stream is never complete; the state pool
+ * gives every state back.  Without ISA-L there are no rows. */
+static void igzip_rows(const size_t *sizes, size_t nsizes)
+{
+    const pib_codec *one = pib_codec_igzip(1), *st = pib_codec_igzip(0);
+    unsigned long live, idle, live0, idle0;
+    pib_codec_params p = { 1, 15, 8, 0, NULL };
+    unsigned char *in = make_input(70000, 1), *out = malloc(70001);
+    sink k = { NULL, 0, 0 };
+    pib_cstream s;
+    size_t i, got;
+    int level, text;
+
+#if !PIB_HAVE_ISAL
+    CHECK(one == NULL && st == NULL);
+    free(in);
+    free(out);
+    return;
+#endif
+    CHECK(one != NULL && st != NULL && one->stream == st);
+    if (one == NULL || st == NULL) {
+        free(in);
+        free(out);
+        return;
+    }
+    CHECK_STR(one->coding, "gzip");
+    CHECK_STR(st->name, "igzip");
+    pib_igzip_counts(&live0, &idle0);
+    for (level = 0; level <= PIB_IGZIP_LEVEL_MAX; level++) {
+        for (i = 0; i < nsizes; i++) {
+            if (sizes[i] > 1024 * 1024 && level != 1) {
+                continue;               /* 10 MiB: the default level */
+            }
+            for (text = 0; text < 2; text++) {
+                round_trip_at(st, level, sizes[i], text, 0);
+                round_trip_at(st, level, sizes[i], text, 1);
+                round_trip_at(one, level, sizes[i], text, 0);
+                round_trip_at(one, level, sizes[i], text, 1);
+            }
+        }
+    }
+    /* flush before any data, twice in a row, then data, then finish */
+    CHECK_INT(pib_cstream_init(&s, st, &p, sink_emit, &k), 0);
+    CHECK_INT(s.codec->flush(&s), 0);
+    CHECK_INT(gunzip(&k, out, 70001, &got), Z_OK);
+    CHECK_INT(got, 0);
+    CHECK_INT(s.codec->add(&s, in, 30000), 0);
+    CHECK_INT(s.codec->flush(&s), 0);
+    CHECK_INT(s.codec->flush(&s), 0);
+    CHECK_INT(gunzip(&k, out, 70001, &got), Z_OK);
+    CHECK(got == 30000 && memcmp(out, in, 30000) == 0);
+    CHECK_INT(s.codec->add(&s, in + 30000, 40000), 0);
+    CHECK_INT(s.codec->finish(&s), 0);
+    s.codec->end(&s);
+    CHECK_INT(gunzip(&k, out, 70001, &got), Z_STREAM_END);
+    CHECK(got == 70000 && memcmp(out, in, 70000) == 0);
+    /* flushed, never finished: decodable so far, never complete */
+    k.len = 0;
+    CHECK_INT(pib_cstream_init(&s, st, &p, sink_emit, &k), 0);
+    CHECK_INT(s.codec->add(&s, in, 5000), 0);
+    CHECK_INT(s.codec->flush(&s), 0);
+    s.codec->end(&s);
+    CHECK_INT(gunzip(&k, out, 70001, &got), Z_OK);
+    CHECK_INT(got, 5000);
+    /* a level igzip has not */
+    p.level = PIB_IGZIP_LEVEL_MAX + 1;
+    CHECK_INT(pib_cstream_init(&s, st, &p, sink_emit, &k), -1);
+    s.codec->end(&s);
+    pib_igzip_counts(&live, &idle);
+    CHECK_INT((long)(live - idle), (long)(live0 - idle0));  /* all back */
+    pib_igzip_drain();
+    pib_igzip_counts(&live, &idle);
+    CHECK_INT(idle, 0);
+    free(in);
+    free(out);
+    free(k.data);
+}
+
+/* pib_encoder_pick's worked table (pib_codec.h). */
+static void encoder_pick(void)
+{
+    static const struct {
+        pib_coding c;
+        int level, fastest, one_pass;
+        const char *row;        /* with ISA-L */
+        int row_level;
+        const char *row_plain;  /* without */
+        int plain_level;
+    } t[] = {
+        { PIB_CODING_GZIP, 1, 0, 1, "igzip-oneshot", 1, "oneshot", 1 },
+        { PIB_CODING_GZIP, 1, 0, 0, "igzip", 1, "zlib", 1 },
+        { PIB_CODING_GZIP, 6, 0, 1, "oneshot", 6, "oneshot", 6 },
+        { PIB_CODING_GZIP, 6, 0, 0, "zlib", 6, "zlib", 6 },
+        { PIB_CODING_GZIP, 12, 0, 1, "oneshot", 12, "oneshot", 12 },
+        { PIB_CODING_GZIP, 6, 1, 1, "igzip-oneshot", 0, "oneshot", 1 },
+        { PIB_CODING_GZIP, 1, 1, 0, "igzip", 0, "zlib", 1 },
+        { PIB_CODING_ZSTD, 3, 0, 1, "zstd-oneshot", 3, "zstd-oneshot", 3 },
+        { PIB_CODING_ZSTD, 3, 1, 0, "zstd", -1, "zstd", -1 },
+        { PIB_CODING_BR, 4, 0, 0, "br", 4, "br", 4 },
+        { PIB_CODING_BR, 4, 1, 1, "br-oneshot", 1, "br-oneshot", 1 },
+    };
+    size_t i;
+    pib_encoder e = { NULL, 99 };
+    int isal = pib_codec_igzip(1) != NULL;
+
+    for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+        CHECK_INT(pib_encoder_pick(t[i].c, t[i].level, t[i].fastest,
+                                   t[i].one_pass, &e), 0);
+        CHECK_STR(e.row->name, isal ? t[i].row : t[i].row_plain);
+        CHECK_INT(e.level, isal ? t[i].row_level : t[i].plain_level);
+    }
+    e.row = NULL;
+    CHECK_INT(pib_encoder_pick(PIB_CODING_IDENTITY, 1, 0, 1, &e), -1);
+    CHECK(e.row == NULL);
+}
+
 /* A oneshot stream refuses more than announced; switching to zlib keeps
  * every byte. */
 static void overflow_switch(void)
 {
-    pib_codec_params p = { 6, 12, 4, 100 };
+    pib_codec_params p = { 6, 12, 4, 100, NULL };
     unsigned char *in = make_input(300, 1), out[400];
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -146,7 +271,7 @@ static void overflow_switch(void)
 /* Flushed but never finished: decodable so far, never complete. */
 static void truncated(void)
 {
-    pib_codec_params p = { 1, 15, 8, 0 };
+    pib_codec_params p = { 1, 15, 8, 0, NULL };
     unsigned char *in = make_input(5000, 1), out[6000];
     sink k = { NULL, 0, 0 };
     pib_cstream s;
@@ -165,7 +290,7 @@ static void truncated(void)
 /* A bad level fails init cleanly. */
 static void bad_params(void)
 {
-    pib_codec_params p = { 42, 15, 8, 0 };
+    pib_codec_params p = { 42, 15, 8, 0, NULL };
     sink k = { NULL, 0, 0 };
     pib_cstream s;
 
@@ -416,6 +541,8 @@ void test_codec(void)
             round_trip(&pib_codec_oneshot, sizes[i], text, 1);
         }
     }
+    igzip_rows(sizes, sizeof(sizes) / sizeof(sizes[0]));
+    encoder_pick();
     overflow_switch();
     truncated();
     bad_params();

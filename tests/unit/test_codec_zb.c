@@ -112,7 +112,7 @@ static void zb_round_trip(const pib_codec *codec, int level, size_t n,
                           int text, int flushes)
 {
     int br = strcmp(codec->coding, "br") == 0;
-    pib_codec_params p = { level, 15, 8, n };
+    pib_codec_params p = { level, 15, 8, n, NULL };
     unsigned char *in = zb_input(n, text), *out = malloc(n + 1);
     zb_sink k = { NULL, 0, 0 };
     pib_cstream *s = malloc(sizeof(*s));
@@ -140,7 +140,7 @@ static void zb_round_trip(const pib_codec *codec, int level, size_t n,
 static void zb_unfinished(const pib_codec *codec)
 {
     int br = strcmp(codec->coding, "br") == 0;
-    pib_codec_params p = { 3, 15, 8, 20000 };
+    pib_codec_params p = { 3, 15, 8, 20000, NULL };
     unsigned char *in = zb_input(20000, 1), out[20001];
     zb_sink k = { NULL, 0, 0 };
     pib_cstream s;

@@ -59,6 +59,12 @@ void test_fate(void);
 void test_event(void);
 void test_power(void);
 void test_energy(void);
+void test_dcz(void);
+void test_sf(void);
+void test_dstore(void);
+void test_dbuild(void);
+void test_dcache(void);
+void test_dpolicy(void);
 
 /* A growable-enough buffer for renderer output. */
 typedef struct {

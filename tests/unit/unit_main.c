@@ -41,6 +41,12 @@ int main(void)
     test_agent();
     test_fate();
     test_event();
+    test_dcz();
+    test_sf();
+    test_dstore();
+    test_dbuild();
+    test_dcache();
+    test_dpolicy();
     printf("%d passed, %d failed\n", unit_passed, unit_failed);
     return unit_failed ? 1 : 0;
 }
