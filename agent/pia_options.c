@@ -10,6 +10,7 @@
 
 #include "pia_agent.h"
 #include "pia_request.h"
+#include "pis_power.h"
 
 #define PIA_VERSION "0.1.0"          /* configure.ac's AC_INIT */
 
@@ -50,6 +51,9 @@ static void usage(FILE *f)
 "                             %s)\n"
 "  -T, --throttled-file FILE  firmware get_throttled file (default\n"
 "                             %s)\n"
+"  -W, --power-sensor GLOB    hwmon power*_input (uW), or curr*_input /\n"
+"                             in*_input pairs (mA, mV): PowerW (default\n"
+"                             none: no PowerW line)\n"
 "      --proc-dir DIR         where loadavg, uptime, meminfo are (/proc)\n"
 "  -h, --help, -V, --version\n",
             PIA_DEFAULT_LISTEN, PIA_DEFAULT_PATH, PIA_DEFAULT_TIMEOUT,
@@ -126,6 +130,12 @@ static int set_option(pia_settings *s, int c, const char *v)
     case 'n': s->node = v; return 0;
     case 'z': s->sensors.thermal_glob = v; return 0;
     case 'T': s->sensors.throttled_path = v; return 0;
+    case 'W':
+        s->sensors.power_glob = v;
+        return v[0] == '/' && pis_power_kind_of(v) != PIS_POWER_BAD ? 0
+            : bad_value("--power-sensor", v, "want an absolute path or glob"
+                        " of hwmon power*_input, curr*_input or in*_input"
+                        " files");
     case OPT_PROC_DIR: s->sensors.proc_dir = v; return 0;
     case 'h': usage(stdout); return -1;
     case 'V': printf("pi-telemetry-agent %s\n", PIA_VERSION); return -1;
@@ -148,6 +158,29 @@ static void set_defaults(pia_settings *s)
     s->sensors.proc_dir = "/proc";
 }
 
+/* --power-sensor as PiStatsPowerSensor is checked at start-up: files of
+ * another form than their names say stop the agent (2); nothing there
+ * yet is a warning (the sensor's driver may bind later). */
+static int check_power(const pia_settings *s)
+{
+    const char *glob = s->sensors.power_glob, *why;
+    char buf[512];
+    unsigned matched;
+
+    if (glob == NULL) {
+        return 0;
+    }
+    why = pis_power_check_now(glob, &matched, buf, sizeof(buf));
+    if (why != NULL) {
+        return bad_value("--power-sensor", glob, why);
+    }
+    if (matched == 0) {
+        fprintf(stderr, "pi-telemetry-agent: --power-sensor '%s' matches no"
+                " file yet: PowerW is unknown until it does\n", glob);
+    }
+    return 0;
+}
+
 int pia_parse_args(int argc, char **argv, pia_settings *s)
 {
     static const struct option opts[] = {
@@ -164,6 +197,7 @@ int pia_parse_args(int argc, char **argv, pia_settings *s)
         { "node", required_argument, NULL, 'n' },
         { "thermal-zone", required_argument, NULL, 'z' },
         { "throttled-file", required_argument, NULL, 'T' },
+        { "power-sensor", required_argument, NULL, 'W' },
         { "proc-dir", required_argument, NULL, OPT_PROC_DIR },
         { "help", no_argument, NULL, 'h' },
         { "version", no_argument, NULL, 'V' },
@@ -172,7 +206,7 @@ int pia_parse_args(int argc, char **argv, pia_settings *s)
     int c, rc;
 
     set_defaults(s);
-    while ((c = getopt_long(argc, argv, "l:p:t:u:w:i:1n:z:T:hV", opts,
+    while ((c = getopt_long(argc, argv, "l:p:t:u:w:i:1n:z:T:W:hV", opts,
                             NULL)) != -1) {
         if ((rc = set_option(s, c, optarg)) != 0) {
             return rc;
@@ -187,5 +221,5 @@ int pia_parse_args(int argc, char **argv, pia_settings *s)
         fprintf(stderr, "pi-telemetry-agent: --once needs --write FILE\n");
         return 2;
     }
-    return 0;
+    return check_power(s);
 }

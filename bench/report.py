@@ -6,6 +6,15 @@
                                                   FRACTION of the
                                                   sustainable capacity
     report.py report RAW_DIR SCENARIO_DIR PLOT_DIR OUT_MD ELAPSED_S
+    report.py ideal SCENARIO_FILE FRACTION      -> open-loop requests/s:
+                                                  FRACTION of the ideal
+                                                  (unthrottled) capacity
+    report.py joules TRACE                      -> the cluster's joules per
+                                                  request of one pisim run
+    report.py energy RAW_DIR SCENARIO OUT_MD ELAPSED_S
+                                                -> the "Energy per request"
+                                                  section of OUT_MD
+                                                  (bench/run.sh --energy)
 
 Python 3 standard library only.  The plots are written by svg.py-like
 helpers below (no matplotlib).
@@ -628,13 +637,221 @@ def report(raw, scen_dir, plots, out_md, elapsed):
     if m['mode'] != 'quick' and os.path.exists(notes):
         o += open(notes).read().rstrip('\n').split('\n')
         o.append('')
+    kept = kept_section(out_md, ENERGY_HEAD)   # bench/run.sh --energy's
+    if kept:
+        o += kept
     with open(out_md, 'w') as f:
         f.write('\n'.join(o) + '\n')
+
+
+# ---- energy per request (bench/run.sh --energy, issue 31) ----------------
+ENERGY_HEAD = '## Energy per request (issue 31)'
+ENERGY_LABELS = {'pi': 'Apache pi', 'pi+energy': 'Apache pi, PiBalanceEnergy On',
+                 'bybusyness': 'Apache bybusyness'}
+
+
+def trace_window(path):
+    """From a pisim trace with energy: {node: (served, joules)} over the
+    seconds the load ran (the first trace line after which the cluster
+    served, to the last one it served by), and the window's seconds."""
+    rows = {}
+    if not os.path.exists(path):
+        return {}, 0.0
+    for line in open(path):
+        if line.startswith('#'):
+            continue
+        w = line.split()
+        if len(w) < 7:
+            continue
+        rows.setdefault(float(w[0]), {})[w[1]] = (int(w[4]), float(w[6]))
+    ts = sorted(rows)
+    served = [sum(v[0] for v in rows[t].values()) for t in ts]
+    if not ts or served[-1] == 0:
+        return {}, 0.0
+    a = max(i for i in range(len(ts)) if served[i] == 0) if served[0] == 0 \
+        else 0
+    b = min(i for i in range(len(ts)) if served[i] == served[-1])
+    out = {}
+    for n in rows[ts[b]]:
+        s0, e0 = rows[ts[a]].get(n, (0, 0.0))
+        s1, e1 = rows[ts[b]][n]
+        out[n] = (s1 - s0, e1 - e0)
+    return out, ts[b] - ts[a]
+
+
+def joules(path, nodes=None):
+    """(cluster J/request, J/request above idle, Pi 5 share %) of a run."""
+    win, secs = trace_window(path)
+    req = sum(v[0] for v in win.values())
+    j = sum(v[1] for v in win.values())
+    if req == 0:
+        return None
+    idle = sum(float(n.get('idle_w', 0)) for n in nodes or [])
+    fast = sum(v[0] for n, v in win.items() if n.startswith('pi5'))
+    return (j / req, max(0.0, j - idle * secs) / req, 100.0 * fast / req)
+
+
+def read_energy_runs(raw, nodes):
+    runs = []
+    for line in open(os.path.join(raw, 'energy.tsv')):
+        w = line.rstrip('\n').split('\t')
+        if len(w) < 9:
+            continue
+        rnd, load, bal, rate, secs = w[:5]
+        base = os.path.join(raw, '%s-%s-%s' % (load, bal, rnd))
+        jr = joules(base + '.trace', nodes)
+        master = None
+        try:
+            doc = json.load(open(base + '.pistatus.json'))
+            master = doc['balancers'][0]['power'].get('joules_per_request')
+        except (OSError, ValueError, KeyError, IndexError):
+            pass
+        runs.append({'round': int(rnd), 'load': load, 'bal': bal,
+                     'rate': float(rate), 'rps': float(w[5] or 0),
+                     'p50': float(w[6] or 0), 'p99': float(w[7] or 0),
+                     'errors': int(float(w[8] or 0)), 'j': jr,
+                     'master': master})
+    return runs
+
+
+def energy_section(raw, scen, elapsed):
+    m = read_machine(raw)
+    nodes = parse_scenario(scen)
+    runs = read_energy_runs(raw, nodes)
+    loads, bals = [], []
+    for r in runs:
+        if r['load'] not in loads:
+            loads.append(r['load'])
+        if r['bal'] not in bals:
+            bals.append(r['bal'])
+    med = statistics.median
+    o = [ENERGY_HEAD, '']
+    o.append('Run: `bench/run.sh --energy` on %s, %s s in all.  Raw data: '
+             '%s.  Modules built from %s.  Load average at the start: %s.'
+             % (m.get('date'), elapsed, data_name(raw), m.get('commit'),
+                m.get('loadavg')))
+    o.append('')
+    o.append('Scenario `sim/scenarios/%s`: %s.  Ideal capacity %.0f req/s.  '
+             'Open loop (bench/openloop) at a fixed rate for each load, %s; '
+             'every run restarts pisim and the front (cold, same state); '
+             'the balancers of a round run in an order rotated by the round.'
+             % (os.path.basename(scen), '; '.join(
+                 '%s %s× %s–%s W' % (n['name'], n.get('speed', '1'),
+                                      n.get('idle_w', '?'),
+                                      n.get('busy_w', '?'))
+                 for n in nodes), sum(node_capacity(n) for n in nodes),
+                m.get('energy', '')))
+    o.append('')
+    o.append('**J/request** is the cluster\'s: the joules pisim\'s nodes '
+             'used while the load ran (its exact integral of each node\'s '
+             'draw, from the trace) over the requests they served; **above '
+             'idle** subtracts the nodes\' idle draw over the same time '
+             '(what the balancer can move; the idle draw is paid whatever '
+             'it does).  **master** is what mod_pistats on the front '
+             'measured: `balancers[0].power.joules_per_request` of '
+             '`/pi-status?json` at the end of the run (its last minute, the '
+             'run and the idle second before it).  Medians of the rounds; '
+             '"vs pi" is the ratio of medians.')
+    o.append('')
+    o.append('| load | balancer | J/request | above idle | vs pi (J/request) '
+             '| req/s | p99 ms | errors | Pi 5 share | master J/request | '
+             'J/request, each round |')
+    o.append('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+    summary = {}
+    for load in loads:
+        for bal in bals:
+            rs = [r for r in runs if r['load'] == load and r['bal'] == bal]
+            js = [r['j'] for r in rs if r['j']]
+            if not rs or not js:
+                continue
+            summary[(load, bal)] = {
+                'j': med(x[0] for x in js), 'above': med(x[1] for x in js),
+                'share': med(x[2] for x in js),
+                'rps': med(r['rps'] for r in rs),
+                'p99': med(r['p99'] for r in rs),
+                'errors': sum(r['errors'] for r in rs),
+                'master': [r['master'] for r in rs if r['master']],
+                'each': [x[0] for x in js], 'rate': rs[0]['rate']}
+        for bal in bals:
+            x = summary.get((load, bal))
+            if not x:
+                continue
+            ref = summary.get((load, 'pi'))
+            o.append('| %s (%.0f/s) | %s | %.1f mJ | %.1f mJ | %s | %.0f | '
+                     '%.1f | %d | %.0f%% | %s | %s |' % (
+                         load, x['rate'], ENERGY_LABELS.get(bal, bal),
+                         x['j'] * 1000, x['above'] * 1000,
+                         ratio(x['j'], ref['j']) if ref else '-', x['rps'],
+                         x['p99'], x['errors'], x['share'],
+                         '%.1f mJ' % (med(x['master']) * 1000)
+                         if x['master'] else '-',
+                         ', '.join('%.1f' % (v * 1000) for v in x['each'])))
+    o.append('')
+    if any(b == 'pi+energy' for b in bals):
+        o.append('PiBalanceEnergy On against lbmethod pi without it (ratios of '
+                 'medians; below 1.000 saves energy / is faster):')
+        o.append('')
+        for load in loads:
+            a, b = summary.get((load, 'pi+energy')), summary.get((load, 'pi'))
+            if a and b:
+                o.append('- %s: J/request %s (above idle %s), req/s %s, p99 '
+                         '%s' % (load, ratio(a['j'], b['j']),
+                                 ratio(a['above'], b['above']),
+                                 ratio(a['rps'], b['rps']),
+                                 ratio(a['p99'], b['p99'])))
+        o.append('')
+    notes = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                         'NOTES-energy.md')
+    if os.path.exists(notes):
+        o += open(notes).read().rstrip('\n').split('\n')
+        o.append('')
+    return o
+
+
+def replace_section(path, head, lines):
+    """OUT_MD with the section headed `head` (to the next "## " heading)
+    replaced by lines, or appended."""
+    text = open(path).read().split('\n') if os.path.exists(path) else []
+    if head in text:
+        i = text.index(head)
+        j = next((k for k in range(i + 1, len(text))
+                  if text[k].startswith('## ')), len(text))
+        text[i:j] = lines
+    else:
+        while text and text[-1] == '':
+            text.pop()
+        text += [''] + lines
+    with open(path, 'w') as f:
+        f.write('\n'.join(text).rstrip('\n') + '\n')
+
+
+def kept_section(path, head):
+    """The section headed `head` of an existing file (a full run keeps
+    the energy section it does not make)."""
+    if not os.path.exists(path):
+        return []
+    text = open(path).read().split('\n')
+    if head not in text:
+        return []
+    i = text.index(head)
+    j = next((k for k in range(i + 1, len(text))
+              if text[k].startswith('## ')), len(text))
+    return text[i:j]
 
 
 def main(argv):
     if argv[1:2] == ['capacity']:
         print(open_rate(parse_scenario(argv[2]), float(argv[3])))
+    elif argv[1:2] == ['ideal']:
+        print(int(round(sum(node_capacity(n) for n in parse_scenario(argv[2]))
+                        * float(argv[3]))))
+    elif argv[1:2] == ['joules']:
+        r = joules(argv[2])
+        print('J/request %.1f mJ, Pi 5 share %.0f%%' % (r[0] * 1000, r[2])
+              if r else 'J/request unknown')
+    elif argv[1:2] == ['energy']:
+        replace_section(argv[4], ENERGY_HEAD,
+                        energy_section(argv[2], argv[3], argv[5]))
     elif argv[1:2] == ['samples']:
         samples(argv[2])
     elif argv[1:2] == ['report']:

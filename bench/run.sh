@@ -17,6 +17,16 @@
 #   bench/run.sh --masters  1, 2 and 4 masters in front of the same
 #                           nodes, ~6 min: bench/masters.sh (its
 #                           variables), bench/RESULTS-masters.md
+#   bench/run.sh --energy   joules per request (issue 31): sim/scenarios/
+#                           mixed.conf (two Pi 4s, two Pi 5s) open loop at
+#                           low, medium and high load behind lbmethod pi,
+#                           pi with PiBalanceEnergy On and bybusyness, in
+#                           interleaved rounds, ~12 min: rewrites the
+#                           "Energy per request" section of
+#                           bench/RESULTS-run.md (PIB_ENERGY_ROUNDS,
+#                           PIB_ENERGY_SECS, PIB_ENERGY_LOADS,
+#                           PIB_ENERGY_BALANCERS; PIB_ENERGY_OUT: write
+#                           the section to that file instead)
 #   --baseline DIR          (before the mode, or PIB_BASELINE_MODULES=DIR)
 #                           every Apache run twice, back to back: with this
 #                           tree's modules and with DIR's (mod_pibalance.so
@@ -53,8 +63,9 @@ case "${1:-}" in
     --overhead) mode=overhead ;;
     --only) mode=only; only=${2:?--only needs scenarios}; only_bal=${3:-} ;;
     --masters) exec "$top/bench/masters.sh" ;;
+    --energy) mode=energy ;;
     "") ;;
-    *) echo "usage: $0 [--baseline DIR] [--quick|--overhead|--masters|--only SCEN[,SCEN] [BAL,...]]" >&2
+    *) echo "usage: $0 [--baseline DIR] [--quick|--overhead|--masters|--energy|--only SCEN[,SCEN] [BAL,...]]" >&2
        exit 2 ;;
 esac
 # shellcheck source=cpu.sh
@@ -66,7 +77,19 @@ CLOSED_CONNS=64          # wrk connections, closed loop
 OPEN_LOAD=0.70           # open loop: fraction of the scenario's capacity
 OVH_CONNS=50             # overhead benchmark connections
 
-if [ "$mode" = overhead ]; then
+if [ "$mode" = energy ]; then
+    # Energy per request: one scenario, three loads, interleaved rounds.
+    raw=$(results_dir energy)
+    plots="$raw"
+    out=${PIB_ENERGY_OUT:-$top/bench/RESULTS-run.md}    # a trial: elsewhere
+    ENERGY_CONF=mixed.conf
+    ENERGY_ROUNDS=${PIB_ENERGY_ROUNDS:-3}
+    ENERGY_SECS=${PIB_ENERGY_SECS:-20}
+    # name:fraction of the ideal capacity (1,400 req/s)
+    ENERGY_LOADS=${PIB_ENERGY_LOADS:-"low:0.15 medium:0.45 high:0.80"}
+    BALANCERS=${PIB_ENERGY_BALANCERS:-"pi pi+energy bybusyness"}
+    SCENARIOS="" OVH_SECS=0 OVH_REPS=0
+elif [ "$mode" = overhead ]; then
     # Only the per-request overhead, Apache's three methods, 5 rounds:
     # prints the table (raw data in its results dir), writes no report.
     raw=$(results_dir run-overhead)
@@ -224,9 +247,14 @@ node_ports() {                  # the ports pisim said it listens on
 }
 
 # ---- the fronts -------------------------------------------------------------
-apache_conf() {                 # apache_conf LBMETHOD[@base] PORTS...
-    local method=${1%@base} p members="" dir=$mods
+apache_conf() {                 # apache_conf LBMETHOD[+energy][@base] PORTS...
+    local method=${1%@base} p members="" dir=$mods extra=""
     [ "$1" = "$method" ] || dir=$baseline
+    if [ "${method%+energy}" != "$method" ]; then
+        method=${method%+energy}
+        extra="    PiBalanceEnergy On
+"
+    fi
     shift
     for p in "$@"; do
         members="$members    BalancerMember \"http://127.0.0.1:$p\" retry=2
@@ -256,7 +284,7 @@ PiStatsProbeTimeout 400ms
 ProxyPass "/pi-status" "!"
 <Proxy "balancer://b">
 $members    ProxySet lbmethod=$method
-</Proxy>
+$extra</Proxy>
 ProxyPass "/" "balancer://b/"
 CONF
 }
@@ -463,6 +491,51 @@ run_scenarios() {
     done <<<"${SCENARIOS// /$'\n'}"
 }
 
+# ---- energy per request (issue 31) ------------------------------------------
+# energy_order ROUND: the balancers of a round, rotated by the round, so
+# that none always runs first or last.
+energy_order() {
+    local -a b
+    local n i
+    read -ra b <<<"$BALANCERS"
+    n=${#b[@]}
+    for i in $(seq 0 $((n - 1))); do
+        printf '%s ' "${b[$(( (i + $1) % n ))]}"
+    done
+}
+
+run_energy() {
+    local conf="$top/sim/scenarios/$ENERGY_CONF" round spec load frac rate
+    local bal dir port res
+    log "energy: $ENERGY_CONF, $ENERGY_SECS s a run, $ENERGY_ROUNDS rounds"
+    : > "$raw/energy.tsv"
+    for round in $(seq "$ENERGY_ROUNDS"); do
+        for spec in $ENERGY_LOADS; do
+            load=${spec%%:*} frac=${spec#*:}
+            rate=$(python3 "$top/bench/report.py" ideal "$conf" "$frac")
+            for bal in $(energy_order "$round"); do
+                dir="$raw/$load-$bal-$round"
+                start_sim "$conf" "$dir" $((ENERGY_SECS + 8))
+                # shellcheck disable=SC2046
+                start_front "$bal" $(node_ports)
+                port=$front_port
+                sleep 1         # the probe has read every node twice
+                res=$(load_open "$port" "$ENERGY_SECS" "$rate" "$dir.load")
+                curl -s -m 2 "http://127.0.0.1:$APACHE/pi-status?json" \
+                    > "$dir.pistatus.json" || true
+                cp "$work/error_log" "$dir.error_log" 2>/dev/null || true
+                stop_front
+                stop_sim
+                printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$round" "$load" "$bal" \
+                    "$rate" "$ENERGY_SECS" "$res" >> "$raw/energy.tsv"
+                log "  round $round $load ($rate/s) $bal: $(cut -f1 <<<"$res")" \
+                    "req/s, p99 $(cut -f3 <<<"$res") ms," \
+                    "$(python3 "$top/bench/report.py" joules "$dir.trace")"
+            done
+        done
+    done
+}
+
 # ---- per-request overhead ---------------------------------------------------
 # overhead_order REP: the balancers of repetition REP; with a baseline,
 # every other repetition runs METHOD@base before METHOD, so that neither
@@ -553,6 +626,7 @@ machine_info() {
         echo "ovh_secs=$OVH_SECS"
         echo "ovh_reps=$OVH_REPS"
         echo "scenarios=${SCENARIOS//$'\n'/ }"
+        [ "$mode" != energy ] || echo "energy=$ENERGY_CONF rounds=$ENERGY_ROUNDS secs=$ENERGY_SECS loads=${ENERGY_LOADS// /,} balancers=${BALANCERS// /,}"
         echo "commit=$(tree_commit "$mods")"
         echo "baseline=$baseline"
         [ -z "$baseline" ] || echo "baseline_commit=$(tree_commit "$baseline")"
@@ -603,6 +677,13 @@ main() {
     if [ "$mode" = overhead ]; then
         run_overhead
         overhead_table | tee "$raw/overhead.txt"
+        return
+    fi
+    if [ "$mode" = energy ]; then
+        run_energy
+        python3 "$top/bench/report.py" energy "$raw" \
+            "$top/sim/scenarios/$ENERGY_CONF" "$out" "$((SECONDS - t0))"
+        log "done in $((SECONDS - t0)) s: $out (section Energy per request)"
         return
     fi
     check_generator

@@ -21,6 +21,7 @@
 #include "pis_render.h"
 #include "pi_num.h"
 #include "pis_dircheck.h"
+#include "pis_power.h"
 #include "pis_sensor.h"
 
 static void check_paths(const char *s)
@@ -38,6 +39,12 @@ static void check_paths(const char *s)
         for (i = 0; i < n; i++) {
             FZ_ASSERT((unsigned char)s[i] >= 0x20 && s[i] != 0x7f);
         }
+    }
+    if (pis_check_power_sensor(s) == NULL) {
+        /* an absolute path whose last part names a hwmon input */
+        FZ_ASSERT(s[0] == '/' && n <= 400
+                  && pis_power_kind_of(s) != PIS_POWER_BAD
+                  && strlen(strrchr(s, '/')) > sizeof("/in_input") - 1);
     }
     if (pis_check_probe_path(s) == NULL) {
         /* Goes into the probe's request line: no CR, LF or space. */

@@ -19,6 +19,7 @@
  * which nothing compares.
  */
 #include "fuzz_common.h"
+#include "pis_energy.h"
 #include "pis_render.h"
 #include "pis_render_modstatus.h"
 
@@ -114,6 +115,10 @@ static void fz_tel(fz_snap *f, fz_in *in, pis_telemetry *t)
     t->mem_kb = fz_u32(in, UINT32_MAX);
     t->has_uptime = (has >> 5) & 1;
     t->uptime_s = fz_u32(in, UINT32_MAX);
+    /* PowerW from bytes already read (a seed means what it meant) */
+    t->power_sensor = (has >> 6) & 1;
+    t->has_power = t->power_sensor && (has >> 7);
+    t->power_mw = (long)(t->load1_c % 10000001);
 }
 
 static void fz_member(fz_snap *f, fz_in *in, pis_member_snap *m,
@@ -176,8 +181,21 @@ static void fz_member(fz_snap *f, fz_in *in, pis_member_snap *m,
         for (; run > 0 && i < PIS_HISTORY_S; run--, i++) {
             m->req_hist[i] = req;
             m->temp_hist[i] = temp;
+            m->power_hist[i] = k % 3 == 0 ? PIS_POWER_NONE
+                               : k == 2 ? INT32_MAX : (int32_t)k * 97;
         }
     }
+    /* The energy figures from what was read: any double, known or not */
+    m->has_energy = m->probed;
+    m->energy_j = m->hist_sum_us;
+    m->has_idle = m->tel_stale;
+    m->idle_w = m->ewma_us;
+    m->energy60_s = (unsigned)(m->requests % 61);
+    m->energy60_j = m->rate60;
+    m->energy60_requests = m->requests;
+    m->has_jpr = m->usable;
+    m->jpr_j = m->rate1;
+    m->jpr_above_idle_j = m->rate10;
 }
 
 static void fz_build(fz_snap *f, fz_in *in)
@@ -206,6 +224,7 @@ static void fz_build(fz_snap *f, fz_in *in)
         for (mi = 0; mi < b->nmembers; mi++) {
             fz_member(f, in, &f->m[bi][mi], bi, mi);
         }
+        pis_energy_totals(b);
     }
 }
 

@@ -41,7 +41,7 @@ typedef struct {
 
 /* A member's node telemetry, as mod_pistats' probe last read it: what
  * lbmethod "pi" weighs a member by.  A has_* flag of 0: not known. */
-#define PI_MEMBER_TEL_VERSION 2
+#define PI_MEMBER_TEL_VERSION 3
 typedef struct {
     pi_stamp stamp;
     int stale;                     /* no good reading within three probe
@@ -60,6 +60,15 @@ typedef struct {
                                     * the member when it was stored */
     long age_ms;                   /* age of that reading, -1: none */
     long interval_ms;              /* PiStatsProbeInterval */
+    /* version 3: energy, from the node's PowerW (docs/metrics.md) */
+    int has_power;
+    long power_mw;                 /* last good reading */
+    int has_jpr;                   /* a last-minute figure (requests in
+                                    * it; telemetry not stale) */
+    double jpr_j;                  /* joules per request, last minute */
+    double jpr_above_idle_j;       /* the same above the node's idle
+                                    * draw: what PiBalanceEnergy compares */
+    unsigned long jpr_requests;    /* requests it is measured over */
 } pi_member_tel;
 
 /* Fills *out for member w of balancer b (in server s).  Returns 0, or -1

@@ -102,6 +102,8 @@ static void lb_unset(pib_lbconf *c)
     c->decay_s = c->floor = c->throttle_factor = PIB_UNSET;
     c->slowstart_s = c->remote_max_age_s = PIB_UNSET;
     c->soft_dc = c->hard_dc = c->hyst_dc = PIB_UNSET;
+    c->energy = PIB_UNSET;
+    c->energy_pct = PIB_UNSET;
 }
 
 void *pib_create_dir(apr_pool_t *p, char *dir)
@@ -171,6 +173,8 @@ static void lb_merge(pib_lbconf *c, const pib_lbconf *base,
                               PIB_UNSET);
     c->remote_max_age_s = PIB_PICK(add->remote_max_age_s,
                                    base->remote_max_age_s, PIB_UNSET);
+    c->energy = PIB_PICK(add->energy, base->energy, PIB_UNSET);
+    c->energy_pct = PIB_PICK(add->energy_pct, base->energy_pct, PIB_UNSET);
 }
 
 void *pib_merge_dir(apr_pool_t *p, void *basev, void *addv)
@@ -259,6 +263,10 @@ void pib_conf_tuning(server_rec *s, proxy_balancer *b, pib_tuning *out)
     out->slowstart_s = PIB_PICK(c.slowstart_s, PIB_UNSET, out->slowstart_s);
     out->remote_max_age_s = PIB_PICK(c.remote_max_age_s, PIB_UNSET,
                                      out->remote_max_age_s);
+    out->energy = PIB_PICK(c.energy, PIB_UNSET, out->energy);
+    if (c.energy_pct != PIB_UNSET) {
+        out->energy_tol = c.energy_pct / 100.0;
+    }
 }
 
 void pib_conf_balancer_deflate(server_rec *s, proxy_balancer *b, int *on,
@@ -639,6 +647,7 @@ static const char *pib_set_dict_prefix(cmd_parms *cmd, void *dcv,
 
 static const pib_flag_spec deflate_on = { OFFLOAD(enabled) };
 static const pib_flag_spec cache_key = { SERVER(cache_key) };
+static const pib_flag_spec energy_on = { BALANCER(energy) };
 
 static const pib_num_spec level_spec = {
     OFFLOAD(level), PIB_INT, 1, 9, 1, 1, "a whole number in [1, 9]" };
@@ -682,6 +691,9 @@ static const pib_num_spec slowstart_spec = {
 static const pib_num_spec remote_age_spec = {
     BALANCER(remote_max_age_s), PIB_DOUBLE, 0, 3600, 0, 1,
     "seconds from 0 (off) to 3600" };
+static const pib_num_spec energy_tol_spec = {
+    BALANCER(energy_pct), PIB_DOUBLE, 0, 100, 0, 1,
+    "percent from 0 to 100" };
 
 /* Contexts httpd checks before our setters run; check_where() narrows. */
 #define PIB_DIR_CTX (RSRC_CONF | ACCESS_CONF)
@@ -761,6 +773,14 @@ const command_rec pib_cmds[] = {
                   "seconds a node's BusyWorkers counts other masters' "
                   "requests toward its cap; 0: off (default 1.5 probe "
                   "intervals)"),
+    AP_INIT_FLAG("PiBalanceEnergy", pib_set_flag, (void *)&energy_on,
+                 PIB_DIR_CTX, "On: among members whose expected wait is "
+                 "within PiBalanceEnergyTolerance of the best, prefer fewer "
+                 "joules per request (default Off)"),
+    AP_INIT_TAKE1("PiBalanceEnergyTolerance", pib_set_number,
+                  (void *)&energy_tol_spec, PIB_DIR_CTX,
+                  "percent a member's expected wait may exceed the best's "
+                  "for PiBalanceEnergy (default 25)"),
     /* dictionaries (RFC 9842) */
     AP_INIT_TAKE1("PiBalanceDictionaryRoot", pib_set_dict_root, NULL,
                   RSRC_CONF, "directory where the master keeps its "

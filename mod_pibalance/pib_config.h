@@ -68,6 +68,8 @@ typedef struct {
     double throttle_factor;     /* PiBalanceThrottleFactor */
     double slowstart_s;         /* PiBalanceSlowStart */
     double remote_max_age_s;    /* PiBalanceRemoteMaxAge */
+    int energy;                 /* PiBalanceEnergy */
+    double energy_pct;          /* PiBalanceEnergyTolerance, percent */
 } pib_lbconf;
 
 typedef struct {

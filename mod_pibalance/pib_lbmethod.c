@@ -152,6 +152,8 @@ static void member_tel(server_rec *s, proxy_balancer *b, proxy_worker *w,
     tel->own_inflight = in.own_inflight;
     tel->age_ms = tel->answered ? in.age_ms : -1;
     tel->interval_ms = in.interval_ms;
+    tel->has_jpr = tel->answered && in.has_jpr;
+    tel->jpr_above_idle_j = in.jpr_above_idle_j;
 }
 
 void pib_lb_view(server_rec *s, proxy_balancer *b, proxy_worker *w,
@@ -262,6 +264,11 @@ static int fill_cands(request_rec *r, proxy_balancer *b, pib_collect *col,
         c[i].temp_dc = tel.temp_dc;
         c[i].credit = w->s->lbstatus;
         c[i].ramping = v.ramp < 1.0;
+        /* PiBalanceEnergy: its own freshness (no figure for stale
+         * telemetry), not the thermal one, which needs a temperature */
+        c[i].cpus = tel.has_cpus ? tel.cpus : 0;
+        c[i].has_jpr = tel.has_jpr;
+        c[i].jpr_j = tel.jpr_above_idle_j;
     }
     return col->n;
 }
@@ -285,7 +292,7 @@ static proxy_worker *pib_find(proxy_balancer *balancer, request_rec *r)
     }
     pib_conf_tuning(r->server, balancer, &t);
     n = fill_cands(r, balancer, &col, &t, now, cand);
-    best = pib_choose(cand, (size_t)n);
+    best = pib_choose_energy(cand, (size_t)n, t.energy ? t.energy_tol : -1);
     for (i = 0; i < n; i++) {
         col.w[i]->s->lbstatus = cand[i].credit;
     }

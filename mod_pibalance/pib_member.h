@@ -45,6 +45,9 @@ typedef struct {
     unsigned long own_inflight;    /* ours when that was read */
     long age_ms;                   /* the reading's age, -1: none */
     long interval_ms;              /* the probe's interval */
+    int has_jpr;                   /* PiBalanceEnergy's figure (none when
+                                    * stale: pis_get_member_tel) */
+    double jpr_above_idle_j;       /* J/request above idle, last minute */
 } pib_tel;
 
 /* What lbmethod "pi" makes of one member now. */

@@ -40,6 +40,29 @@
  *   of one pick): one that lost picks for a long time (drained, slower)
  *   comes back with no credit saved up.
  * Expected waits are compared by cross-multiplying, never dividing.
+ *
+ * PiBalanceEnergy (pib_choose_energy) then looks at the winner's
+ * neighbours: a candidate whose wait is within the tolerance of the
+ * winner's, that would start the request at once and still have a CPU
+ * free after it (in flight + 2 <= CPUs: neither this request nor the
+ * next queues there) and takes at least 10% fewer joules
+ * per request above its idle draw gets it instead; the fewest joules
+ * among several such, then the shorter wait, then the first.  Worked
+ * table (tests/unit/test_score.c replays it): two Pi 4s and a Pi 5 of 4
+ * CPUs, tolerance 25%:
+ *
+ *   member | in flight | estimate | wait  | J/request above idle
+ *   -------+-----------+----------+-------+----------------------------
+ *   A Pi 4 |     0     |  20 ms   | 20 ms | 16.5 mJ   <- pib_choose
+ *   B Pi 5 |     2     |   8 ms   | 24 ms |  9.0 mJ   <- with energy:
+ *   C Pi 4 |     1     |  20 ms   | 40 ms | 16.0 mJ      24 <= 1.25 x 20
+ *
+ * With B at 3 in flight (wait 32 ms > 25 ms) A keeps it; with tolerance
+ * 10% (22 ms) too; with B at 3 in flight (one CPU left) too, whatever
+ * the tolerance.  Members pib_choose calls tied (idle ones under 2x or 5 ms
+ * apart) are within any tolerance.  Under saturation every member has a queue, so the rule
+ * has nothing to move; it never overrides a drain, a cap or a member
+ * without a figure.
  */
 #include <limits.h>
 #include <math.h>
@@ -60,6 +83,8 @@ void pib_tuning_default(pib_tuning *t)
     t->throttle_factor = PIB_DEFAULT_THROTTLE;
     t->slowstart_s = PIB_DEFAULT_SLOWSTART_S;
     t->remote_max_age_s = PIB_DEFAULT_REMOTE_AGE_S;
+    t->energy = 0;                     /* PiBalanceEnergy Off */
+    t->energy_tol = PIB_ENERGY_TOLERANCE;
 }
 
 double pib_thermal_factor(const pib_tuning *t, int temp_dc)
@@ -322,4 +347,53 @@ size_t pib_choose(pib_cand *c, size_t n)
     }
     c[best].credit -= (int)total;
     return best;
+}
+
+/* Whether candidate a (not the winner w) may take w's request for its
+ * energy: both plain (not drained or capped), a not queueing it and
+ * keeping PIB_ENERGY_HEADROOM CPUs free after it (so that the next
+ * request does not queue there either: without it, at 80% load, the rule
+ * moved requests into the fast members' last slots and p99 rose ~9%,
+ * bench/RESULTS-run.md), its
+ * wait within the tolerance of w's (cross-multiplied), or a tie by
+ * pib_choose's own rules (idle members a few milliseconds apart: their
+ * estimates' ratio is jitter, not a wait). */
+static int energy_eligible(const pib_cand *a, const pib_cand *w,
+                           double tolerance)
+{
+    long cpus = a->cpus > 0 ? a->cpus : 4;
+    double wa = (double)(a->inflight + 1) * a->est_us * w->weight;
+    double ww = (double)(w->inflight + 1) * w->est_us * a->weight;
+
+    return !a->drained && !a->capped && a->has_jpr
+           && a->inflight + 1 + PIB_ENERGY_HEADROOM <= (unsigned long)cpus
+           && (wa <= (1.0 + tolerance) * ww || compare(a, w) == 0);
+}
+
+size_t pib_choose_energy(pib_cand *c, size_t n, double tolerance)
+{
+    size_t best = pib_choose(c, n), pick = best, i;
+
+    if (tolerance < 0 || c[best].drained || c[best].capped
+        || !c[best].has_jpr) {
+        return best;
+    }
+    for (i = 0; i < n; i++) {
+        if (i == best || !energy_eligible(&c[i], &c[best], tolerance)
+            || c[i].jpr_j * (1.0 + PIB_ENERGY_MARGIN) > c[best].jpr_j) {
+            continue;
+        }
+        if (pick == best || c[i].jpr_j < c[pick].jpr_j
+            || (c[i].jpr_j == c[pick].jpr_j
+                && (double)(c[i].inflight + 1) * c[i].est_us * c[pick].weight
+                   < (double)(c[pick].inflight + 1) * c[pick].est_us
+                     * c[i].weight)) {
+            pick = i;
+        }
+    }
+    /* The round robin's credits stay as pib_choose left them: the tie's
+     * winner has paid for this pick, so ties go on sharing by weight
+     * among themselves; the energy rule only moves a request to a
+     * neighbour. */
+    return pick;
 }

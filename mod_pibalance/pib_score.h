@@ -27,6 +27,8 @@ typedef struct {
     double slowstart_s;        /* PiBalanceSlowStart */
     double remote_max_age_s;   /* PiBalanceRemoteMaxAge; < 0: 1.5 probe
                                   intervals, 0: other masters' load off */
+    int energy;                /* PiBalanceEnergy: 1 on */
+    double energy_tol;         /* PiBalanceEnergyTolerance, a fraction */
 } pib_tuning;
 
 #define PIB_DEFAULT_DECAY_S      10.0
@@ -104,6 +106,11 @@ typedef struct {
     int credit;                /* smooth round-robin credit (lbstatus) */
     int ramping;               /* in its slow start: wins no idle pick
                                   on its estimate alone */
+    /* PiBalanceEnergy (pib_choose_energy) */
+    long cpus;                 /* from its telemetry; <= 0: unknown, 4 */
+    int has_jpr;               /* a joules-per-request figure */
+    double jpr_j;              /* joules per request above its idle draw,
+                                  last minute (pi_api.h) */
 } pib_cand;
 
 /* The effective estimate of a member, the one both the pick and the
@@ -128,6 +135,19 @@ double pib_median_estimate(const pib_cand *c, size_t n);
  * length of time (drained, slower) saves up no credit for its return.
  * Returns the index of the winner.  Allocates nothing. */
 size_t pib_choose(pib_cand *c, size_t n);
+
+/* PiBalanceEnergy: pib_choose, then, among the candidates whose expected
+ * wait is at most (1 + tolerance) times the winner's and that would start
+ * the request at once with PIB_ENERGY_HEADROOM CPUs still free after it
+ * (in flight + 2 <= CPUs), neither
+ * drained nor capped, the one with the fewest joules per request above
+ * its idle draw, if it takes at least PIB_ENERGY_MARGIN fewer than the
+ * winner (which must have a figure itself).  tolerance < 0: pib_choose.
+ * Worked table in pib_score.c; docs/lbmethod-pi.md. */
+#define PIB_ENERGY_MARGIN        0.10  /* 10% fewer joules to matter */
+#define PIB_ENERGY_TOLERANCE     0.25  /* PiBalanceEnergyTolerance */
+#define PIB_ENERGY_HEADROOM      1     /* CPUs left free after a move */
+size_t pib_choose_energy(pib_cand *c, size_t n, double tolerance);
 
 /* The comparison pib_choose uses: nonzero when a is strictly better. */
 int pib_better(const pib_cand *a, const pib_cand *b);

@@ -13,6 +13,7 @@
 #include "pis_event_shm.h"
 #include "pis_handler.h"
 #include "pis_log.h"
+#include "pis_power_watch.h"
 #include "pis_probe.h"
 #include "pis_public.h"
 #include "pis_shm.h"
@@ -33,7 +34,9 @@ static int pis_check_config(apr_pool_t *pconf, apr_pool_t *plog,
 {
     (void)pconf;
     (void)plog;
-    (void)ptemp;
+    if (pis_power_check_config(ptemp, s) != OK) {
+        return !OK;
+    }
     for (; s != NULL; s = s->next) {
         pis_srv_conf *c = pis_srv(s);
 
@@ -61,6 +64,7 @@ static int pis_post_config(apr_pool_t *pconf, apr_pool_t *plog,
         return OK;
     }
     pis_public_bind();
+    pis_power_setup(pconf, s);
     if (ap_find_linked_module("mod_proxy.c") == NULL) {
         return OK;                     /* a node: telemetry only */
     }

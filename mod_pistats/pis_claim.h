@@ -32,7 +32,7 @@
 
 #define PIS_TABLE_MAGIC 0x50695354U       /* "PiST" */
 #ifndef PIS_TEST_LAYOUT
-#define PIS_LAYOUT_VERSION 4U
+#define PIS_LAYOUT_VERSION 5U       /* 5: power and energy (issue 31) */
 #else
 /* A build with another layout, for t/pistats/shm_layout.t only. */
 #define PIS_LAYOUT_VERSION 1003U

@@ -31,6 +31,7 @@ void *pis_merge_srv_conf(apr_pool_t *p, void *basev, void *addv)
     c->throttled_path = add->throttled_path ? add->throttled_path
                                             : base->throttled_path;
     c->node_name = add->node_name ? add->node_name : base->node_name;
+    c->power_glob = add->power_glob ? add->power_glob : base->power_glob;
     c->probe = add->probe >= 0 ? add->probe : base->probe;
     c->probe_path = add->probe_path ? add->probe_path : base->probe_path;
     c->probe_interval = add->probe_interval >= 0 ? add->probe_interval
@@ -106,6 +107,8 @@ static const str_spec throttled_spec = {
     APR_OFFSETOF(pis_srv_conf, throttled_path), pis_check_sensor_path };
 static const str_spec node_spec = {
     APR_OFFSETOF(pis_srv_conf, node_name), pis_check_node_name };
+static const str_spec power_spec = {
+    APR_OFFSETOF(pis_srv_conf, power_glob), pis_check_power_sensor };
 static const str_spec probe_path_spec = {
     APR_OFFSETOF(pis_srv_conf, probe_path), pis_check_probe_path };
 
@@ -189,6 +192,10 @@ const command_rec pis_cmds[] = {
     AP_INIT_TAKE1("PiStatsThrottledFile", set_string,
                   (void *)&throttled_spec, RSRC_CONF,
                   "Path of the firmware's get_throttled file (hex bits)"),
+    AP_INIT_TAKE1("PiStatsPowerSensor", set_string, (void *)&power_spec,
+                  RSRC_CONF,
+                  "Path or glob of hwmon power*_input (uW), or curr*_input /"
+                  " in*_input pairs (mA, mV): the node's power (PowerW)"),
     AP_INIT_TAKE1("PiStatsNodeName", set_string, (void *)&node_spec,
                   RSRC_CONF,
                   "Name this node reports (default: the host name)"),

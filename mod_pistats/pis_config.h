@@ -25,6 +25,7 @@ typedef struct {
     const char *thermal_glob;       /* PiStatsThermalZone */
     const char *throttled_path;     /* PiStatsThrottledFile */
     const char *node_name;          /* PiStatsNodeName */
+    const char *power_glob;         /* PiStatsPowerSensor (NULL: none) */
     int probe;                      /* PiStatsProbe: -1 unset, 0, 1 */
     const char *probe_path;         /* PiStatsProbePath */
     apr_interval_time_t probe_interval;  /* PiStatsProbeInterval, -1 */

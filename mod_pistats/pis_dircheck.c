@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pis_dircheck.h"
+#include "pis_power.h"
 #include "pis_telemetry.h"
 
 const char *pis_check_node_name(const char *name)
@@ -55,6 +56,21 @@ const char *pis_check_probe_path(const char *path)
         if (*p <= 0x20 || *p >= 0x7f) {
             return "must be printable ASCII without spaces";
         }
+    }
+    return NULL;
+}
+
+const char *pis_check_power_sensor(const char *path)
+{
+    const char *why = pis_check_sensor_path(path);
+
+    if (why != NULL) {
+        return why;
+    }
+    if (pis_power_kind_of(path) == PIS_POWER_BAD) {
+        return "must name hwmon power*_input (microwatts), curr*_input"
+               " (milliamperes) or in*_input (millivolts) files, e.g."
+               " /sys/class/hwmon/hwmon*/power1_input";
     }
     return NULL;
 }

@@ -11,5 +11,8 @@ const char *pis_check_node_name(const char *name);    /* PiStatsNodeName */
 const char *pis_check_sensor_path(const char *path);  /* PiStatsThermalZone,
                                                      PiStatsThrottledFile */
 const char *pis_check_probe_path(const char *path);   /* PiStatsProbePath */
+const char *pis_check_power_sensor(const char *path); /* PiStatsPowerSensor:
+                                                     the form of its file
+                                                     names (pis_power.h) */
 
 #endif /* PIS_DIRCHECK_H */

@@ -1,7 +1,7 @@
 /* pis_handler.c -- "SetHandler pi-status": snapshot, then render.
  *
  * The node's own telemetry is read for every answer (a few small files,
- * ~40 us).  Not cached: a master's probes land on any child process, and a
+ * ~40 us; a power sensor adds one glob and a file or two per channel).  Not cached: a master's probes land on any child process, and a
  * per-child copy could answer an older reading after a newer one.
  */
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include "apr_strings.h"
 
 #include "pis_config.h"
+#include "pis_power_watch.h"
 #include "pis_handler.h"
 #include "pis_render.h"
 #include "pis_sensor.h"
@@ -21,8 +22,9 @@
 #include "mod_status.h"
 #include "pis_render_modstatus.h"
 
-/* Reads the node's own telemetry now. */
-static void read_now(const pis_srv_conf *c, pis_telemetry *t)
+/* Reads the node's own telemetry now (s: where a change of its power
+ * sensor is logged). */
+static void read_now(server_rec *s, const pis_srv_conf *c, pis_telemetry *t)
 {
     pis_sensor_paths paths;
     char host[PIS_NODE_MAX + 1] = "";
@@ -31,6 +33,7 @@ static void read_now(const pis_srv_conf *c, pis_telemetry *t)
     paths.thermal_glob = pis_conf_thermal(c);
     paths.throttled_path = pis_conf_throttled(c);
     paths.proc_dir = "/proc";
+    paths.power_glob = c->power_glob;
     if (node == NULL) {
         if (gethostname(host, sizeof(host) - 1) != 0) {
             host[0] = '\0';
@@ -38,6 +41,7 @@ static void read_now(const pis_srv_conf *c, pis_telemetry *t)
         node = host;
     }
     pis_read_local(&paths, node, t);
+    pis_power_note(s, c->power_glob, t);
 }
 
 static void emit_rwrite(void *ctx, const char *s, size_t n)
@@ -79,7 +83,7 @@ int pis_handler(request_rec *r)
     }
     c = ap_get_module_config(r->server->module_config, &pistats_module);
     pis_parse_query(r->args, &q);
-    read_now(c, &self);
+    read_now(r->server, c, &self);
     pis_count_workers(&self);
 
     apr_table_setn(r->headers_out, "Cache-Control", "no-cache");
@@ -120,7 +124,7 @@ int pis_status_hook(request_rec *r, int flags)
     pis_snap snap;
     pis_out out;
 
-    read_now(c, &self);
+    read_now(r->server, c, &self);
     pis_snapshot(r, &self, &snap);
     if (snap.nbalancers == 0) {
         return OK;

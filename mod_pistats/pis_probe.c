@@ -9,8 +9,9 @@
  * EOF or to 8 KiB of body, whichever comes first (the contract's keys
  * come first; the rest is not read); redirects are not followed.  Results go to
  * the member's slot in shared memory; the balancer and the status page
- * only read them.  A member's state changes (answering / not, and why)
- * are logged once each.
+ * only read them; the power a node reports is integrated into its energy
+ * there (pis_energy.c).  A member's state changes (answering / not, and
+ * why) are logged once each.
  *
  * Not probed: members whose scheme is not http, ws or h2c (an AJP or
  * FastCGI port does not speak HTTP).  Host names are resolved here, in
@@ -41,6 +42,7 @@
 #include "pis_http_reply.h"
 #include "pis_config.h"
 #include "pis_connect.h"
+#include "pis_energy.h"
 #include "pis_log.h"
 #include "pis_probe.h"
 #include "pis_shm.h"
@@ -66,6 +68,7 @@ typedef struct {
     int fd;
     probe_state state;
     apr_time_t started, deadline;
+    apr_time_t interval;           /* PiStatsProbeInterval of the member */
     char buf[PIS_PROBE_HEAD_MAX + PIS_PROBE_BODY_MAX + 1];
     apr_size_t len;
     const char *error;             /* NULL: good so far */
@@ -209,6 +212,14 @@ static void probe_store(probe_t *p, server_rec *s, const pis_telemetry *t)
     pis_slot_tel_read(p->ref.slot, &before);
     was_ok = before.error[0] == '\0';
     pis_slot_tel_write(p->ref.slot, pi_now_s(), pi_now_ms(), t, p->error);
+    if (now_ok) {
+        /* the energy integral: readings up to three intervals apart (the
+         * staleness rule); a longer gap is not integrated */
+        pis_energy_add(p->ref.slot, (uint64_t)(apr_time_now() / 1000),
+                       pi_now_ms(), t->has_power ? t->power_mw : -1,
+                       (uint32_t)(apr_time_as_msec(p->interval)
+                                  * PIS_TEL_STALE_INTERVALS));
+    }
     pis_slot_unpin(&p->ref);
     if (!before.has_any && before.error[0] == '\0' && now_ok) {
         return;                            /* first answer: nothing new */
@@ -448,6 +459,7 @@ static int collect(apr_pool_t *pool, server_rec *main_s, probe_t ***out)
                 p->fd = -1;
                 p->started = pi_mono_us();
                 p->deadline = p->started + pis_conf_probe_timeout(c);
+                p->interval = interval;
                 if (!probed_scheme(w->s->scheme)) {
                     p->error = "not probed: not an HTTP member";
                 }

@@ -7,6 +7,7 @@
 #include "pi_answer.h"
 #include "pi_bodyin.h"
 #include "pis_config.h"
+#include "pis_energy.h"
 #include "pis_public.h"
 #include "pis_shm.h"
 #include "pis_snapshot.h"
@@ -21,6 +22,21 @@ static APR_OPTIONAL_FN_TYPE(pib_watch_upgrade_answer) *watch_answer;
 static APR_OPTIONAL_FN_TYPE(pib_watch_body) *watch_body;
 static APR_OPTIONAL_FN_TYPE(pib_body_state) *body_state;
 static APR_OPTIONAL_FN_TYPE(pib_get_balancer_settings) *get_settings;
+
+/* Version 3's energy fields (a few loads of the slot, no loop). */
+static void member_energy(const pis_slot *sl, const pis_tel_shm *tel,
+                          pi_member_tel *out)
+{
+    pis_energy_view v;
+
+    pis_energy_read(sl, &v);
+    out->has_power = tel->has_any && tel->t.has_power;
+    out->power_mw = out->has_power ? tel->t.power_mw : 0;
+    out->has_jpr = v.has_jpr && !out->stale;
+    out->jpr_j = out->has_jpr ? v.jpr_j : 0;
+    out->jpr_above_idle_j = out->has_jpr ? v.jpr_above_idle_j : 0;
+    out->jpr_requests = out->has_jpr ? (unsigned long)v.window_requests : 0;
+}
 
 static int get_member_tel(server_rec *s, proxy_balancer *b,
                           proxy_worker *w, pi_member_tel *out)
@@ -55,6 +71,7 @@ static int get_member_tel(server_rec *s, proxy_balancer *b,
     out->age_ms = tel.has_any ? (long)pi_age_ms(pi_now_ms(), tel.ok_ms)
                               : -1;
     out->interval_ms = (long)(interval / 1000);
+    member_energy(sl, &tel, out);
     return 0;
 }
 

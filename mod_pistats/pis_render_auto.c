@@ -110,6 +110,20 @@ static void member_tel(pis_out *o, const char *prefix,
     kv_str(o, prefix, "MemAvailableKB", t->has_mem ? buf : NULL);
     snprintf(buf, sizeof(buf), "%lu", t->uptime_s);
     kv_str(o, prefix, "UptimeS", t->has_uptime ? buf : NULL);
+    pi_format_fixed((t->power_mw + 5) / 10, 2, buf, sizeof(buf));
+    kv_str(o, prefix, "PowerW", t->has_power ? buf : NULL);
+}
+
+/* The member's energy: all-time, and per request over the last minute
+ * (docs/metrics.md). */
+static void member_energy(pis_out *o, const char *prefix,
+                          const pis_member_snap *m)
+{
+    kv_fix(o, prefix, "EnergyJ", m->has_energy ? m->energy_j : -1, 3);
+    kv_fix(o, prefix, "IdlePowerW", m->has_idle ? m->idle_w : -1, 2);
+    kv_fix(o, prefix, "JoulesPerRequest", m->has_jpr ? m->jpr_j : -1, 6);
+    kv_fix(o, prefix, "JoulesPerRequestAboveIdle",
+           m->has_jpr ? m->jpr_above_idle_j : -1, 6);
 }
 
 static const char *severity_name(pis_severity s)
@@ -133,6 +147,7 @@ static void member_probe(pis_out *o, const char *prefix,
                                                    : "none");
     kv_str(o, prefix, "Severity", severity_name(m->severity));
     kv_str(o, prefix, "Fate", pis_fate_name(pis_fate_of(m)));
+    member_energy(o, prefix, m);
 }
 
 static void member_traffic(pis_out *o, const char *prefix,
@@ -214,6 +229,8 @@ static void balancer(pis_out *o, unsigned b, const pis_balancer_snap *bs)
     kv_str(o, prefix, "VirtualHost", bs->vhost);
     kv_str(o, prefix, "Method", bs->lbmethod);
     settings(o, prefix, bs);
+    kv_fix(o, prefix, "PowerW", bs->power_members ? bs->power_w : -1, 2);
+    kv_fix(o, prefix, "JoulesPerRequest", bs->has_jpr ? bs->jpr_j : -1, 6);
     kv_u64(o, prefix, "Workers", bs->nmembers);
     for (w = 0; w < bs->nmembers; w++) {
         member(o, b, w, &bs->members[w]);

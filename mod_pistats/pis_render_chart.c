@@ -7,7 +7,9 @@
  *
  *   y 10..110   temperature: the line (gaps where no reading), the soft
  *               and hard limits and the re-admit line (lbmethod "pi"),
- *               each labelled; drained and throttled periods shaded
+ *               each labelled; drained and throttled periods shaded;
+ *               beside it the node's power (a node with PowerW), dashed,
+ *               on its own scale named at the plot's top left
  *   y 128..168  requests per second, a filled area
  *   y 170..190  the time axis: -5 min ... now; both y axes labelled
  *
@@ -191,6 +193,49 @@ static void temp_line(pis_out *o, const pis_member_snap *m,
     }
 }
 
+/* The node's power on the temperature's plot, its own scale (0 to the
+ * next whole watt above its peak), labelled inside the plot's top left;
+ * gaps where nothing was integrated.  Nothing without a power history.
+ * Returns whether it drew. */
+static int power_line(pis_out *o, const pis_member_snap *m)
+{
+    int32_t max = PIS_POWER_NONE;
+    double top;
+    unsigned i, s;
+
+    for (i = 0; i < PIS_HISTORY_S; i++) {
+        max = m->power_hist[i] > max ? m->power_hist[i] : max;
+    }
+    if (max < 0) {
+        return 0;
+    }
+    top = ceil(((double)max + 1) / 1000.0);    /* max may be INT32_MAX */
+#define PY(mw) (PIS_CH_T_TOP + PIS_CH_T_H - (double)(mw) * PIS_CH_T_H \
+                / (top * 1000.0))
+    for (i = 0; i < PIS_HISTORY_S; i = s) {
+        for (; i < PIS_HISTORY_S && m->power_hist[i] == PIS_POWER_NONE;
+             i++) {
+        }
+        for (s = i; s < PIS_HISTORY_S && m->power_hist[s] != PIS_POWER_NONE;
+             s++) {
+        }
+        if (i >= PIS_HISTORY_S) {
+            break;
+        }
+        pis_putf(o, "<polyline class=\"power\" points=\"%.1f,%.1f", x_of(i),
+                 PY(m->power_hist[i]));
+        for (i++; i < s; i++) {
+            pis_putf(o, " %.1f,%.1f", x_of(i), PY(m->power_hist[i]));
+        }
+        pis_putf(o, " %.1f,%.1f\"/>", x_of(s), PY(m->power_hist[s - 1]));
+    }
+#undef PY
+    pis_putf(o, "<text class=\"ax\" x=\"%d\" y=\"%d\">power (dashed):"
+             " 0\xe2\x80\x93%.0f W</text>", PIS_CH_X0 + 4, PIS_CH_T_TOP + 10,
+             top);
+    return 1;
+}
+
 /* The request rate: a filled area under the per-second counts. */
 static void rate_area(pis_out *o, const pis_member_snap *m)
 {
@@ -282,6 +327,7 @@ void pis_render_chart(pis_out *o, const pis_snap *s,
               1);
     }
     temp_line(o, m, &r);
+    power_line(o, m);
     rate_area(o, m);
     pis_put(o, "</svg>");
 }

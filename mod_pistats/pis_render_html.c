@@ -8,8 +8,11 @@
  *   table                           the server's own telemetry
  *   per balancer: h2 name, vhost, lbmethod, then one <tbody> per member:
  *     a row: member | state | weight | temperature | throttle |
- *            telemetry age | in flight | req/s 1/10/60 s | total |
- *            errors | p50/p95/p99 ms | in, out, saved
+ *            [power, J/request] | telemetry age | in flight |
+ *            req/s 1/10/60 s | total | errors | p50/p95/p99 ms |
+ *            in, out, saved
+ *     (the power column only where a member has a power sensor, and a
+ *     line under the table with the cluster's watts and J/request)
  *     a row under it: the member's plots, the table's full width
  *
  * Width: 12 short columns fit a 1366-px laptop; below 820 px the tables
@@ -73,6 +76,8 @@ static const char pis_css[] =
     "svg.chart .tick{stroke:#e4e4e4}"
     "svg.chart .drained{fill:#d9c8f5}svg.chart .throttled{fill:#ffc9a3}"
     "svg.chart polyline.temp{fill:none;stroke:#c52;stroke-width:2}"
+    "svg.chart polyline.power{fill:none;stroke:#2a7;stroke-width:1.5;"
+    "stroke-dasharray:4 2}"
     "svg.chart polygon.rate{fill:#9bc1ee;stroke:#36c;stroke-width:1}"
     "svg.chart line.soft{stroke:#d90;stroke-dasharray:6 3}"
     "svg.chart line.hard{stroke:#c00;stroke-dasharray:6 3}"
@@ -325,6 +330,43 @@ static void td_volume(pis_out *o, const pis_member_snap *m)
     td(o, "In / out", NULL, cell);
 }
 
+/* "15.2 mJ", "1.23 J": joules per request as reads best. */
+static void fmt_joules(double j, char *buf, size_t size)
+{
+    if (j >= 1.0) {
+        snprintf(buf, size, "%.2f J", j);
+    }
+    else if (j >= 0.001) {
+        snprintf(buf, size, "%.1f mJ", j * 1000);
+    }
+    else {
+        snprintf(buf, size, "%.3f mJ", j * 1000);
+    }
+}
+
+/* Power now and the joules a request took over the last minute. */
+static void td_power(pis_out *o, const pis_member_snap *m)
+{
+    char w[32], j[32];
+
+    pis_put(o, "<td data-l=\"Power\">");
+    if (m->tel.has_power) {
+        pi_format_fixed((m->tel.power_mw + 5) / 10, 2, w, sizeof(w));
+        pis_put(o, w);
+        pis_put(o, " W");
+    }
+    else {
+        pis_put(o, PIS_DASH);
+    }
+    if (m->has_jpr) {
+        fmt_joules(m->jpr_j, j, sizeof(j));
+        pis_put(o, "<br><span class=\"sub\">");
+        pis_put(o, j);
+        pis_put(o, "/req</span>");
+    }
+    pis_put(o, "</td>");
+}
+
 #define PIS_MEMBER_COLS 12
 
 /* The member's plots, under its row, the table's full width. */
@@ -332,7 +374,7 @@ static void plots_row(pis_out *o, const pis_snap *s,
                       const pis_balancer_snap *b, const pis_member_snap *m)
 {
     pis_putf(o, "<tr class=\"plots\"><td colspan=\"%d\">",
-             PIS_MEMBER_COLS);
+             PIS_MEMBER_COLS + (b->power_shown ? 1 : 0));
     pis_render_chart(o, s, b, m);
     pis_put(o, "</td></tr>\n");
 }
@@ -349,6 +391,9 @@ static void member_rows(pis_out *o, const pis_snap *s,
     td_state(o, m, f);
     td_weight(o, m);
     td_heat(o, &m->tel, f);
+    if (b->power_shown) {
+        td_power(o, m);
+    }
     td_age(o, m);
     td_traffic(o, m);
     td_volume(o, m);
@@ -357,12 +402,15 @@ static void member_rows(pis_out *o, const pis_snap *s,
     pis_put(o, "</tbody>\n");
 }
 
-static void table_head(pis_out *o)
+static void table_head(pis_out *o, int power)
 {
     pis_put(o, "<table class=\"cards\">\n<thead><tr>"
                "<th class=\"l\">Member</th><th class=\"l\">State</th>"
-               "<th>Weight</th><th>Temp</th><th>Throttle</th>"
-               "<th>Telemetry</th><th>In flight</th>"
+               "<th>Weight</th><th>Temp</th><th>Throttle</th>");
+    if (power) {
+        pis_put(o, "<th>Power</th>");
+    }
+    pis_put(o, "<th>Telemetry</th><th>In flight</th>"
                "<th>Req/s 1/10/60 s</th><th>Total</th><th>Errors</th>"
                "<th>p50/p95/p99 ms</th><th>In / out</th></tr></thead>\n");
 }
@@ -414,6 +462,31 @@ static void settings_line(pis_out *o, const pis_balancer_snap *b,
     pis_put(o, "</p>\n");
 }
 
+/* The cluster's power under its table: the members' fresh PowerW
+ * together, and the joules a request took over the last minute. */
+static void power_line(pis_out *o, const pis_balancer_snap *b)
+{
+    char buf[32];
+
+    if (!b->power_shown) {
+        return;
+    }
+    pis_put(o, "<p class=\"sub power\">Cluster: ");
+    if (b->power_members > 0) {
+        pis_putf(o, "<strong>%.2f W</strong> (%u of %u members reporting)",
+                 b->power_w, b->power_members, b->nmembers);
+    }
+    else {
+        pis_put(o, "no member reports its power now");
+    }
+    if (b->has_jpr) {
+        fmt_joules(b->jpr_j, buf, sizeof(buf));
+        pis_putf(o, " &middot; <strong>%s</strong> a request over the last"
+                 " minute", buf);
+    }
+    pis_put(o, "</p>\n");
+}
+
 static void balancer(pis_out *o, const pis_snap *s,
                      const pis_balancer_snap *b)
 {
@@ -427,11 +500,12 @@ static void balancer(pis_out *o, const pis_snap *s,
     pis_put_html(o, b->lbmethod ? b->lbmethod : PIS_DASH);
     pis_put(o, "</span></h2>\n");
     settings_line(o, b, s->probe_interval_s);
-    table_head(o);
+    table_head(o, b->power_shown);
     for (i = 0; i < b->nmembers; i++) {
         member_rows(o, s, b, &b->members[i]);
     }
     pis_put(o, "</table>\n");
+    power_line(o, b);
 }
 
 /* The fates in words, with their colours. */
@@ -585,8 +659,9 @@ static void self_table(pis_out *o, const pis_telemetry *t)
 
     pis_put(o, "<table class=\"cards\">\n<thead><tr><th>Temp</th>"
                "<th>Throttle</th><th>Load 1 min</th><th>CPUs</th>"
-               "<th>Memory available</th><th>Node uptime</th></tr>"
-               "</thead>\n<tbody><tr>");
+               "<th>Memory available</th><th>Node uptime</th>");
+    pis_put(o, t->power_sensor ? "<th>Power</th></tr>" : "</tr>");
+    pis_put(o, "</thead>\n<tbody><tr>");
     td_heat(o, t, pis_fate_of_self(t));
     pi_format_fixed(t->load1_c, 2, buf, sizeof(buf));
     td(o, "Load 1 min", NULL, t->has_load ? buf : NULL);
@@ -596,6 +671,11 @@ static void self_table(pis_out *o, const pis_telemetry *t)
     td(o, "Memory available", NULL, t->has_mem ? buf : NULL);
     fmt_uptime(t->uptime_s, buf, sizeof(buf));
     td(o, "Node uptime", NULL, t->has_uptime ? buf : NULL);
+    if (t->power_sensor) {
+        pi_format_fixed((t->power_mw + 5) / 10, 2, buf, sizeof(buf));
+        strcat(buf, " W");
+        td(o, "Power", NULL, t->has_power ? buf : NULL);
+    }
     pis_put(o, "</tr></tbody>\n</table>\n");
 }
 

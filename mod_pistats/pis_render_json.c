@@ -136,6 +136,26 @@ static void put_telemetry(pis_jw *w, const char *k, const pis_telemetry *t)
     jw_num(w, "cpus", t->has_cpus, (double)t->cpus);
     jw_num(w, "mem_available_kb", t->has_mem, (double)t->mem_kb);
     jw_num(w, "uptime_s", t->has_uptime, (double)t->uptime_s);
+    jw_num(w, "power_w", t->has_power, t->power_mw / 1000.0);
+    jw_close(w, "}");
+}
+
+/* "energy": all-time, the idle draw, and the last minute per request. */
+static void put_energy(pis_jw *w, const pis_member_snap *m)
+{
+    jw_key(w, "energy");
+    jw_open(w, "{", 0);
+    jw_num(w, "joules", m->has_energy, m->energy_j);
+    jw_num(w, "idle_w", m->has_idle, m->idle_w);
+    jw_key(w, "last_minute");
+    jw_open(w, "{", 0);
+    jw_u64(w, "seconds", m->energy60_s);
+    jw_num(w, "joules", 1, m->energy60_j);
+    jw_u64(w, "requests", m->energy60_requests);
+    jw_num(w, "joules_per_request", m->has_jpr, m->jpr_j);
+    jw_num(w, "joules_per_request_above_idle", m->has_jpr,
+           m->jpr_above_idle_j);
+    jw_close(w, "}");
     jw_close(w, "}");
 }
 
@@ -234,6 +254,18 @@ static void put_history(pis_jw *w, const pis_member_snap *m)
         pis_put(w->o, buf);
     }
     jw_close(w, "]");
+    jw_key(w, "power_w");
+    jw_open(w, "[", 0);
+    for (i = 0; i < PIS_HISTORY_S; i++) {
+        jw_sep(w);
+        if (m->power_hist[i] == PIS_POWER_NONE) {
+            pis_put(w->o, "null");
+            continue;
+        }
+        pi_format_fixed(m->power_hist[i], 3, buf, sizeof(buf));
+        pis_put(w->o, buf);
+    }
+    jw_close(w, "]");
     jw_close(w, "}");
 }
 
@@ -275,6 +307,7 @@ static void put_member(pis_jw *w, const pis_member_snap *m)
     jw_str(w, "probe_error", m->probe_error);
     jw_str(w, "severity", severity_name(m->severity));
     jw_str(w, "fate", pis_fate_name(pis_fate_of(m)));
+    put_energy(w, m);
     put_history(w, m);
     jw_close(w, "}");
 }
@@ -311,6 +344,12 @@ static void put_balancer(pis_jw *w, const pis_balancer_snap *b)
     jw_str(w, "vhost", b->vhost);
     jw_str(w, "lbmethod", b->lbmethod);
     put_settings(w, b);
+    jw_key(w, "power");
+    jw_open(w, "{", 0);
+    jw_num(w, "watts", b->power_members > 0, b->power_w);
+    jw_u64(w, "members", b->power_members);
+    jw_num(w, "joules_per_request", b->has_jpr, b->jpr_j);
+    jw_close(w, "}");
     jw_key(w, "members");
     jw_open(w, "[", 1);
     for (i = 0; i < b->nmembers; i++) {

@@ -12,7 +12,14 @@
 typedef struct {
     char temp[24], throttled[24], load[24], cpus[24], mem[24], uptime[24];
     char busy[24], idle[24];        /* "" when unknown: not written */
+    char power[24];                 /* "" without a power sensor */
 } values;
+
+/* Milliwatts as watts with two decimals, rounded: 5234 -> "5.23". */
+static void format_power(long mw, char *buf, size_t size)
+{
+    pi_format_fixed((mw + 5) / 10, 2, buf, size);
+}
 
 static void format_values(const pis_telemetry *t, values *v)
 {
@@ -47,6 +54,13 @@ static void format_values(const pis_telemetry *t, values *v)
     if (t->has_idle) {
         snprintf(v->idle, sizeof(v->idle), "%lu", t->idle);
     }
+    v->power[0] = '\0';
+    if (t->power_sensor) {               /* "unknown" when unreadable */
+        strcpy(v->power, "unknown");
+        if (t->has_power) {
+            format_power(t->power_mw, v->power, sizeof(v->power));
+        }
+    }
 }
 
 static void line(pis_out *o, const char *key, const char *value)
@@ -76,6 +90,9 @@ void pis_render_auto(pis_out *o, const pis_telemetry *t)
     }
     if (v.idle[0] != '\0') {
         line(o, "IdleWorkers", v.idle);
+    }
+    if (v.power[0] != '\0') {             /* a node with a power sensor */
+        line(o, "PowerW", v.power);
     }
 }
 
@@ -118,6 +135,9 @@ void pis_render_html(pis_out *o, const pis_telemetry *t, int refresh)
     }
     if (v.idle[0] != '\0') {
         row(o, "Idle workers", v.idle);
+    }
+    if (v.power[0] != '\0') {
+        row(o, "Power (W)", v.power);
     }
     pis_put(o, "</table>\n</body></html>\n");
 }

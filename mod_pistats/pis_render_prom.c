@@ -21,10 +21,13 @@
  *                                          | gauge     | member
  *   pistats_member_thermal_state           | gauge     | member, state
  *   pistats_member_telemetry_age_seconds, _stale gauge | member
+ *   pistats_member_power_watts             | gauge     | member
+ *   pistats_member_energy_joules_total     | counter   | member
  *   pistats_node_info                      | gauge     | [member,] node
  *   pistats_node_temperature_celsius, _throttled_flags, _throttled,
  *   _load1, _cpus, _memory_available_bytes, _uptime_seconds
  *                                          | gauge     | [member]
+ *   pistats_node_power_watts               | gauge     | - (this server)
  *   pistats_server_uptime_seconds          | gauge     | -
  *   pistats_deflate_responses_total        | counter   | codec
  *   pistats_deflate_trickled_total, _compressor_waits_total
@@ -212,6 +215,23 @@ static void get_stale(const pis_member_snap *m, unsigned i, pis_pval *v)
     v->known = m->probed;
 }
 
+/* The node's PowerW as the probe last read it. */
+static void get_power(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->tel.power_mw / 1000.0, 1);
+    v->known = m->tel.has_power;
+}
+
+/* The integral of that power (pis_energy.h); from a node with a power
+ * sensor, 0 until the second reading. */
+static void get_energy(const pis_member_snap *m, unsigned i, pis_pval *v)
+{
+    (void)i;
+    set_d(v, m->energy_j, 1);
+    v->known = v->known && (m->has_energy || m->tel.power_sensor);
+}
+
 /* Telemetry getters. */
 static void get_temp(const pis_telemetry *t, pis_pval *v)
 {
@@ -314,6 +334,12 @@ static const pis_family pis_state[] = {
     { "pistats_member_telemetry_stale", "gauge",
       "1 when the node telemetry is older than three probe intervals.",
       NULL, NULL, 1, get_stale, NULL },
+    { "pistats_member_power_watts", "gauge",
+      "Power the member's node reports (PowerW), last reading.",
+      NULL, NULL, 1, get_power, NULL },
+    { "pistats_member_energy_joules_total", "counter",
+      "Energy of the member's node: the integral over time of its probed "
+      "power.", NULL, NULL, 1, get_energy, NULL },
     { "pistats_node_temperature_celsius", "gauge",
       "Hottest thermal zone of the node.", NULL, NULL, 1, NULL, get_temp },
     { "pistats_node_throttled_flags", "gauge",
@@ -694,10 +720,19 @@ static void deflate_adaptive(pis_out *o, const pis_snap *s)
 
 void pis_render_snap_prometheus(pis_out *o, const pis_snap *snap)
 {
+    pis_pval self_power;
+
     families(o, snap, pis_traffic, PIS_NELTS(pis_traffic));
     histograms(o, snap);
     node_info(o, snap);
     families(o, snap, pis_state, PIS_NELTS(pis_state));
+    header(o, "pistats_node_power_watts", "gauge",
+           "Power this server's own sensor reports (PiStatsPowerSensor).");
+    if (snap->self.has_power) {
+        pis_put(o, "pistats_node_power_watts ");
+        set_d(&self_power, snap->self.power_mw / 1000.0, 1);
+        value(o, &self_power);
+    }
     header(o, "pistats_server_uptime_seconds", "gauge",
            "Seconds since the server started.");
     pis_putf(o, "pistats_server_uptime_seconds %" PRIu64 "\n",

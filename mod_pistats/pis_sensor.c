@@ -9,6 +9,7 @@
 #include "pi_file.h"
 #include "pi_num.h"
 #include "pi_thermal.h"
+#include "pis_power.h"
 #include "pis_sensor.h"
 
 /* Finds "Key:" at a line start in text and parses its value. */
@@ -96,4 +97,10 @@ void pis_read_local(const pis_sensor_paths *paths, const char *node,
     t->has_cpus = cpus > 0;
     t->cpus = cpus;
     read_proc(paths->proc_dir ? paths->proc_dir : "/proc", t);
+    if (paths->power_glob != NULL) {
+        t->power_sensor = 1;
+        t->has_power = pis_power_read(paths->power_glob, &t->power_mw,
+                                      &t->power_channels) == 0;
+        t->power_mw = t->has_power ? t->power_mw : 0;
+    }
 }

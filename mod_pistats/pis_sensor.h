@@ -1,6 +1,7 @@
 /* pis_sensor.h -- this machine's sensors read into a pis_telemetry: the
  * hottest thermal zone (common/pi_thermal.h), the firmware's throttle
- * bits, load average, CPU count, available memory, uptime.
+ * bits, load average, CPU count, available memory, uptime, and the
+ * power a hwmon sensor reports when one is named (pis_power.h).
  *
  * Pure C (libc only, no httpd or APR), unit-tested in tests/unit with
  * fixture files.  What cannot be read is unknown, never 0.
@@ -24,6 +25,8 @@ typedef struct {
     const char *thermal_glob;      /* e.g. /sys/class/thermal/thermal_zone*\/temp */
     const char *throttled_path;    /* firmware get_throttled */
     const char *proc_dir;          /* normally "/proc" */
+    const char *power_glob;        /* PiStatsPowerSensor (pis_power.h);
+                                    * NULL: no sensor, no PowerW */
 } pis_sensor_paths;
 
 /* Fills *t from the sensors and /proc; node is copied from `node`

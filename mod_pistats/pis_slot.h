@@ -16,7 +16,7 @@
  * - telemetry has one writer (the probe) and a sequence lock for readers.
  *
  * Not here: which slot belongs to which member (pis_shm.c) and what is
- * shown (pis_snapshot.c).  Size: see PIS_SLOT_SIZE in the unit tests and
+ * shown (pis_snapshot.c); the energy integral (pis_energy.c).  Size: see
  * docs/metrics.md (under 16 KiB a member).
  */
 #ifndef PIS_SLOT_H
@@ -58,6 +58,33 @@ typedef struct {
     uint32_t counts[PIS_HIST_BUCKETS];
 } pis_win;
 
+/* Energy of one wall-clock second, as the probe integrated it. */
+typedef struct {
+    uint32_t sec;                 /* the second it counts */
+    uint32_t uj;                  /* microjoules in it (saturates at
+                                   * 4,294 J: a node above 4.29 kW) */
+    uint32_t ms;                  /* milliseconds of it integrated */
+} pis_energy_sec;
+
+/* The integral of a member's probed power (pis_energy.h): one writer,
+ * the probe that holds the member's claim. */
+typedef struct {
+    pi_ctr64 mj;                  /* all-time, millijoules */
+    uint32_t frac_uj;             /* microjoules short of the next mJ */
+    uint32_t last_mono_ms;        /* monotonic clock of the last reading */
+    uint32_t last_wall_ms;        /* its wall clock (ms, mod 2^32): the
+                                   * next interval starts there */
+    uint32_t last_mw;             /* that reading's power */
+    uint32_t have_last;           /* 1: a reading to integrate from */
+    uint32_t min_mw;              /* the lowest reading: the idle draw */
+    uint32_t has_min;
+    /* the last minute, as of the last reading (pis_energy_window) */
+    uint32_t win_mj;              /* energy of its wholly integrated s */
+    uint32_t win_s;               /* those seconds */
+    uint32_t win_requests;        /* requests finished in them */
+    uint32_t win_at_s;            /* when it was computed; 0: never */
+} pis_energy_shm;
+
 /* Telemetry as the probe last saw it (flat, fixed size). */
 typedef struct {
     uint32_t seq;                 /* odd while the probe writes */
@@ -95,6 +122,8 @@ typedef struct {
     pis_sec ring[PIS_RING_S];
     pis_temp_sec temps[PIS_RING_S];
     pis_tel_shm tel;
+    pis_energy_shm energy;
+    pis_energy_sec energy_ring[PIS_RING_S];
 } pis_slot;
 
 /* One finished request, as pis_track.c reports it. */

@@ -22,6 +22,7 @@
 
 #define PIS_HISTORY_S   300        /* seconds of per-second history */
 #define PIS_TEMP_NONE   INT16_MIN  /* no temperature for that second */
+#define PIS_POWER_NONE  (-1)       /* no power for that second */
 
 /* Severity of a temperature / throttle state, for colours and alerts. */
 typedef enum {
@@ -68,10 +69,23 @@ typedef struct {
     const char *probe_error;       /* NULL, or what went wrong last */
     pis_severity severity;
 
+    /* Energy: the integral of the node's PowerW (pis_energy.h). */
+    int has_energy;                /* something was integrated */
+    double energy_j;               /* all-time (graceful restarts keep) */
+    int has_idle;
+    double idle_w;                 /* lowest reading: the idle draw */
+    unsigned energy60_s;           /* wholly integrated s of the last 60 */
+    double energy60_j;             /* their energy */
+    uint64_t energy60_requests;    /* requests finished in them */
+    int has_jpr;                   /* requests > 0 and telemetry fresh */
+    double jpr_j;                  /* joules per request, last minute */
+    double jpr_above_idle_j;       /* the same above the idle draw */
+
     /* Per-second history, oldest first; index PIS_HISTORY_S - 1 is the
      * last complete second. */
     uint32_t req_hist[PIS_HISTORY_S];
     int16_t temp_hist[PIS_HISTORY_S]; /* tenths of C, or PIS_TEMP_NONE */
+    int32_t power_hist[PIS_HISTORY_S]; /* mW, or PIS_POWER_NONE */
 } pis_member_snap;
 
 typedef struct {
@@ -83,6 +97,14 @@ typedef struct {
                                     * Off): pis_snap_mark_shared() */
     unsigned nmembers;
     pis_member_snap *members;
+
+    /* Its members' power together (pis_energy_totals). */
+    int power_shown;               /* a member has a power sensor */
+    unsigned power_members;        /* members with fresh PowerW */
+    double power_w;                /* their sum */
+    int has_jpr;                   /* some request in a measured second */
+    double jpr_j;                  /* sum of the members' last-minute
+                                    * energy / sum of their requests */
 
     /* What decides its members' fate, from mod_pibalance when the
      * balancer uses lbmethod "pi" (has_settings 0 otherwise). */

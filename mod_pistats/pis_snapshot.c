@@ -10,6 +10,7 @@
 #include "mod_proxy.h"
 
 #include "pis_config.h"
+#include "pis_energy.h"
 #include "pis_event_shm.h"
 #include "pis_probe.h"
 #include "pis_render.h"
@@ -124,6 +125,7 @@ static void fill_member(request_rec *r, server_rec *s, pis_member_snap *m,
             m->temp_hist[i] = PIS_TEMP_NONE;
         }
     }
+    pis_energy_snap(sl, pi_now_s(), m);
 }
 
 /* Slots of this balancer claimed at run time (balancer-manager) for
@@ -193,6 +195,7 @@ static void fill_balancer(request_rec *r, server_rec *s, proxy_balancer *b,
     }
     bs->nmembers = (unsigned)members->nelts;
     bs->members = (pis_member_snap *)members->elts;
+    pis_energy_totals(bs);
 }
 
 /* Does the page of server `here` show the balancers of server s?  Its

@@ -111,6 +111,14 @@ static int parse_line(const char *key, size_t klen, const char *v,
         t->idle = t->has_idle ? t->idle : 0;
         return t->has_idle;
     }
+    if (KEY_IS("PowerW")) {
+        t->power_sensor = 1;
+        t->has_power = pi_parse_fixed(v, vlen, 3, &t->power_mw) == 0
+                       && t->power_mw >= 0
+                       && t->power_mw <= PIS_TEL_POWER_MAX_MW;
+        t->power_mw = t->has_power ? t->power_mw : 0;
+        return t->has_power;
+    }
 #undef KEY_IS
     return 0;
 }

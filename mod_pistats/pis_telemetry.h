@@ -35,9 +35,15 @@ typedef struct {
     unsigned long busy;
     int has_idle;                  /* IdleWorkers (optional key) */
     unsigned long idle;
+    int power_sensor;              /* PowerW is written / was there (a
+                                    * node with PiStatsPowerSensor) */
+    int has_power;                 /* PowerW, milliwatts */
+    long power_mw;
+    unsigned power_channels;       /* files read for it (this node) */
 } pis_telemetry;
 
 #define PIS_WORKERS_MAX 1000000UL  /* above: garbage, not a count */
+#define PIS_TEL_POWER_MAX_MW 10000000L /* PowerW above 10 kW: garbage */
 
 /* Throttle bits as hex text, with or without "0x" ("50005", "0x50005\n").
  * Returns 0, or -1 for garbage, empty text or more than 32 bits. */

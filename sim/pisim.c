@@ -105,19 +105,29 @@ static void write_summary(const struct sim_server *s, const char *path)
 {
     FILE *f = path ? open_out(path, "w") : stdout;
     unsigned long total = 0;
-    int i;
+    double energy = 0;
+    int i, power = 0;
 
     for (i = 0; i < s->nnodes; i++) {
         const struct sim_node *n = &s->nodes[i];
 
         fprintf(f, "node=%s port=%d served=%lu throttled_s=%.1f "
-                "peak_c=%.1f temp_c=%.1f throttled=0x%x\n",
+                "peak_c=%.1f temp_c=%.1f throttled=0x%x",
                 n->conf.name, n->port, n->served, n->th.throttled_s,
                 n->th.peak, n->th.temp, n->th.bits);
+        if (sim_power_on(&n->conf.pw)) {
+            fprintf(f, " energy_j=%.3f", n->pw.energy_j);
+            energy += n->pw.energy_j;
+            power = 1;
+        }
+        fputc('\n', f);
         total += n->served;
     }
-    fprintf(f, "total=all nodes=%d served=%lu elapsed_s=%.1f\n", s->nnodes,
+    fprintf(f, "total=all nodes=%d served=%lu elapsed_s=%.1f", s->nnodes,
             total, (double)(sim_now_ns() - s->start_ns) / 1e9);
+    if (power)
+        fprintf(f, " energy_j=%.3f", energy);
+    fputc('\n', f);
     if (path)
         fclose(f);
     else
@@ -132,8 +142,8 @@ static void write_trace(const struct sim_server *s, FILE *f, uint64_t now)
     for (i = 0; i < s->nnodes; i++) {
         const struct sim_node *n = &s->nodes[i];
 
-        fprintf(f, "%.1f %s %.1f 0x%x %lu %d\n", t, n->conf.name,
-                n->th.temp, n->th.bits, n->served, n->busy);
+        fprintf(f, "%.1f %s %.1f 0x%x %lu %d %.3f\n", t, n->conf.name,
+                n->th.temp, n->th.bits, n->served, n->busy, n->pw.energy_j);
     }
     fflush(f);
 }
@@ -259,7 +269,7 @@ static void run(struct sim_server *s, const struct options *o, int sfd,
     int stop = 0;
 
     if (trace)
-        fprintf(trace, "# t name temp_c throttled served busy\n");
+        fprintf(trace, "# t name temp_c throttled served busy energy_j\n");
     while (!stop) {
         uint64_t now = sim_now_ns();
         int64_t timeout = sim_server_timers(s, now);

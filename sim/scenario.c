@@ -48,6 +48,8 @@ static const struct key_def key_table[] = {
     { "heat_every",        K_TIME,    OFF(th.heat_every), 0, 1e7 },
     { "heat_ambient",      K_DBL,     OFF(th.heat_ambient), 0, 100 },
     { "heat_k",            K_DBL,     OFF(th.heat_k), 0, 200 },
+    { "idle_w",            K_DBL,     OFF(pw.idle_w), 0, 1000 },
+    { "busy_w",            K_DBL,     OFF(pw.busy_w), 0, 1000 },
 };
 
 #define NKEYS (sizeof(key_table) / sizeof(key_table[0]))
@@ -89,6 +91,7 @@ void sim_node_conf_defaults(struct sim_node_conf *c)
     c->mem_kb = 3500000;
     c->down_at = c->up_at = c->hang_at = c->unhang_at = -1.0;
     sim_thermal_defaults(&c->th);
+    sim_power_defaults(&c->pw);
 }
 
 /* Strict number: the whole string, finite, within [min, max]. */
@@ -270,6 +273,12 @@ static int check_node(struct parser *ps, const struct sim_node_conf *c)
                     c->unhang_at, c->hang_at);
     if (c->unhang_at >= 0.0 && c->hang_at < 0.0)
         return fail(ps, "unhang_at", "needs hang_at");
+    if ((c->pw.idle_w >= 0.0) != (c->pw.busy_w >= 0.0))
+        return fail(ps, c->pw.idle_w >= 0.0 ? "idle_w" : "busy_w",
+                    "needs %s", c->pw.idle_w >= 0.0 ? "busy_w" : "idle_w");
+    if (c->pw.busy_w < c->pw.idle_w)
+        return fail(ps, "busy_w", "%g must not be below idle_w %g",
+                    c->pw.busy_w, c->pw.idle_w);
     return check_heat(ps, p);
 }
 

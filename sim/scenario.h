@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include "thermal.h"
+#include "power.h"
 
 #define SIM_MAX_NODES     1000
 #define SIM_NAME_MAX      32
@@ -39,6 +40,7 @@ struct sim_node_conf {
     double down_at, up_at;    /* seconds after start, < 0 = never */
     double hang_at, unhang_at;
     struct sim_thermal_params th;
+    struct sim_power_params pw;   /* idle_w/busy_w: PowerW in telemetry */
 };
 
 struct sim_scenario {

@@ -167,6 +167,10 @@ size_t sim_server_telemetry(const struct sim_server *s,
     if (len >= 0 && (size_t)len < size && n->conf.th.heat_at >= 0.0)
         len += snprintf(buf + len, size - (size_t)len, "SimHeatEvent: %d\n",
                         n->th.heat);
+    if (len >= 0 && (size_t)len < size && sim_power_on(&n->conf.pw))
+        len += snprintf(buf + len, size - (size_t)len,
+                        "PowerW: %.2f\nSimEnergyJ: %.3f\n", n->pw.report_w,
+                        n->pw.energy_j);
     return len < 0 ? 0 : (size_t)len >= size ? size - 1 : (size_t)len;
 }
 
@@ -803,6 +807,7 @@ static void node_thermal(struct sim_server *s, struct sim_node *n,
     n->busy_ns = 0.0;
     n->last_tick = now;
     sim_thermal_advance(&n->th, p, from, u, dt);
+    sim_power_step(&n->pw, &n->conf.pw, u, dt);
     if (n->th.heat && !heat_before)
         slog(s, "node %s heat event: ambient +%g C, k +%g C at %.1f C",
              n->conf.name, p->heat_ambient, p->heat_k, n->th.temp);

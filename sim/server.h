@@ -33,6 +33,7 @@ struct sim_node {
     size_t body_len;
     int body_owner;           /* this node frees body */
     struct sim_thermal th;
+    struct sim_power pw;      /* draw, energy, reported PowerW */
     int busy, queued;         /* slots in use, requests waiting */
     double busy_ns;           /* integral of busy over the current step */
     uint64_t busy_since;      /* last change of busy, ns */

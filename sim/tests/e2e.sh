@@ -23,7 +23,7 @@ trap cleanup EXIT
 cat > "$TMP/e2e.conf" <<CONF
 defaults service=fixed:5 slots=4 cpus=4 body=size:20000
 node e1 body=file:$PWD/phpinfo.html
-node e2 gzip=6 body=size:30000
+node e2 gzip=6 body=size:30000 idle_w=2.7 busy_w=6.0
 node e3 service=fixed:50 slots=2 tau=0.5 k=60 soft_limit=60
 node e4 down_at=1.5 up_at=20
 node e5 tau=0.3 heat_at=0.5 heat_for=1.5 heat_every=4 heat_ambient=50
@@ -82,6 +82,11 @@ $C "$U:$BASE/pi-status?x=1&auto" > "$TMP/st"
 check "query with auto" "grep -q '^Node: e1' $TMP/st"
 check "SimHeatEvent only on a node with heat_at" \
     "! grep -q SimHeatEvent $TMP/st"
+check "PowerW only on a node with idle_w and busy_w" "! grep -q PowerW $TMP/st"
+$C "$U:$((BASE + 1))/pi-status?auto" > "$TMP/st2"
+check "e2 PowerW: two decimals, between idle and busy" \
+    "grep -E '^PowerW: [0-9]+\.[0-9]{2}$' $TMP/st2 | awk '{exit !(\$2 >= 2.7 && \$2 <= 6.0)}' \
+     && grep -qE '^SimEnergyJ: [0-9]+\.[0-9]{3}$' $TMP/st2"
 
 # -- heat event (e5, idle, tau 0.3 s, ambient +50 C for 1.5 s every 4 s):
 # past 80 C and throttled at zero utilisation, then cool again
@@ -310,7 +315,15 @@ check "summary: e3 throttled seconds and peak" \
         \$1 == \"throttled_s\" { t = \$2 } \$1 == \"peak_c\" { p = \$2 }
         END { exit !(t > 0 && p >= 80) }'"
 check "trace has lines per node" \
-    "grep -qE '^[0-9.]+ e3 [0-9.]+ 0x[0-9a-f]+ [0-9]+ [0-9]+$' $TMP/trace"
+    "grep -qE '^[0-9.]+ e3 [0-9.]+ 0x[0-9a-f]+ [0-9]+ [0-9]+ [0-9.]+$' $TMP/trace"
+check "summary: e2's energy between idle and busy draw x elapsed" \
+    "el=\$(sed -n 's/.*elapsed_s=\([0-9.]*\).*/\1/p' $TMP/out); \
+     grep '^node=e2 ' $TMP/out | tr ' ' '\n' | awk -F= -v el=\$el '
+        \$1 == \"energy_j\" { e = \$2 }
+        END { exit !(e >= 2.7 * el * 0.95 && e <= 6.0 * el * 1.05) }'"
+check "summary: energy only where there is a sensor; the total has it" \
+    "! grep '^node=e1 ' $TMP/out | grep -q energy_j \
+     && grep -q '^total=all .* energy_j=' $TMP/out"
 
 echo "$PASS passed, $FAIL failed"
 [ $FAIL = 0 ]

@@ -17,13 +17,16 @@ static void test_good(void)
         "node pi3 speed=4 k=60 gzip=6 service=uniform:5:15 soft_limit=60\n"
         "node pi4 body=size:1000 service=fixed:3 down_at=5 up_at=7.5\n"
         "node pi5 heat_at=60 heat_for=40 heat_every=150 heat_ambient=25"
-        " heat_k=10.5\n";
+        " heat_k=10.5 idle_w=3 busy_w=7.5\n";
     int rc = sim_scenario_parse(text, "t.conf", &sc, err, sizeof(err));
 
     CHECK(rc == 0, err);
     if (rc != 0)
         return;
     CHECK(sc.n == 5, "five nodes");
+    CHECK(!sim_power_on(&sc.nodes[0].pw), "no power keys: no PowerW");
+    CHECK(sc.nodes[4].pw.idle_w == 3.0 && sc.nodes[4].pw.busy_w == 7.5,
+          "idle_w, busy_w");
     CHECK(strcmp(sc.nodes[0].name, "pi1") == 0, "name");
     CHECK(sc.nodes[0].dist == SIM_DIST_EXP && sc.nodes[0].svc_a == 20.0,
           "service from defaults");
@@ -93,6 +96,11 @@ static const struct bad_case bad[] = {
     { "node a heat_at=5 heat_for=0 heat_k=5\n", "heat_for: '0' must be" },
     { "node a heat_at=5 heat_for=1 heat_ambient=-5\n", "heat_ambient:" },
     { "node a heat_at=-1 heat_for=1 heat_k=5\n", "heat_at:" },
+    { "node a idle_w=2.7\n", "idle_w: needs busy_w" },
+    { "node a busy_w=6\n", "busy_w: needs idle_w" },
+    { "node a idle_w=3 busy_w=2\n", "busy_w: 2 must not be below idle_w 3" },
+    { "node a idle_w=-1 busy_w=2\n", "idle_w:" },
+    { "node a idle_w=3 busy_w=2000\n", "busy_w:" },
 };
 
 static void test_bad(void)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "unit.h"
+#include "pis_energy.h"
 #include "pis_render.h"
 
 #define HOSTILE "<script>alert(1)</script>\"'\n\\\xff\xfe"
@@ -92,9 +93,23 @@ static void fx_healthy(pis_member_snap *m)
     m->tel.cpus = 4;
     m->tel_age_s = 1.5;
     m->severity = PIS_SEV_WARN;
+    m->tel.power_sensor = 1;           /* an INA219: 5.23 W */
+    m->tel.has_power = 1;
+    m->tel.power_mw = 5234;
+    m->has_energy = 1;
+    m->energy_j = 12345.678;
+    m->has_idle = 1;
+    m->idle_w = 2.71;
+    m->energy60_s = 58;
+    m->energy60_j = 290.5;
+    m->energy60_requests = 13000;
+    m->has_jpr = 1;
+    m->jpr_j = 290.5 / 13000;
+    m->jpr_above_idle_j = (290.5 - 2.71 * 58) / 13000;
     for (i = 0; i < PIS_HISTORY_S; i++) {
         m->req_hist[i] = i >= 290 ? i - 288 : 0;
         m->temp_hist[i] = i < 100 ? PIS_TEMP_NONE : i < 200 ? 650 : 723;
+        m->power_hist[i] = i < 150 ? PIS_POWER_NONE : i < 250 ? 3000 : 5234;
     }
 }
 
@@ -125,8 +140,12 @@ static void fx_hostile(pis_member_snap *m)
     m->tel_stale = 1;
     m->probe_error = "garbage: <x>\r\nInjected: 1";
     m->severity = PIS_SEV_CRIT;
+    m->tel.power_sensor = 1;           /* "PowerW: unknown", stale */
+    m->has_energy = 1;
+    m->energy_j = 0.5;
     for (i = 0; i < PIS_HISTORY_S; i++) {
         m->temp_hist[i] = i % 100 == 50 ? 815 : PIS_TEMP_NONE;
+        m->power_hist[i] = PIS_POWER_NONE;
     }
 }
 
@@ -147,6 +166,7 @@ static void fx_unknown(pis_member_snap *m)
     m->hist_sum_us = INFINITY;
     for (i = 0; i < PIS_HISTORY_S; i++) {
         m->temp_hist[i] = PIS_TEMP_NONE;
+        m->power_hist[i] = PIS_POWER_NONE;
     }
 }
 
@@ -173,6 +193,7 @@ static const pis_snap *fixture(void)
     fx_balancers[0].deflate_on = 1;
     fx_balancers[0].deflate_level = 6;
     fx_balancers[0].deflate_level_now = 1;
+    pis_energy_totals(&fx_balancers[0]);   /* 5.23 W, one member */
     fx_balancers[1].name = "balancer://tomcat";
     fx_balancers[1].vhost = "master.example:8080";
     fx_balancers[1].lbmethod = "byrequests";
@@ -185,6 +206,9 @@ static const pis_snap *fixture(void)
     fx.self.throttled = 0;
     fx.self.has_mem = 1;
     fx.self.mem_kb = 123456;
+    fx.self.power_sensor = 1;
+    fx.self.has_power = 1;
+    fx.self.power_mw = 4100;
     fx.server_version = "Apache/2.4.62 (Debian)";
     fx.deflate_state = "on";
     fx.has_deflate_counts = 1;

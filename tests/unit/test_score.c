@@ -37,6 +37,79 @@ static void worked_example(void)
     CHECK_INT(pib_choose(c, 3), 0);
 }
 
+/* PiBalanceEnergy: pib_score.c's table. */
+static pib_cand energy_cand(unsigned long inflight, double est_ms,
+                            double jpr_mj)
+{
+    pib_cand c = cand(inflight, est_ms, 1.0);
+
+    c.cpus = 4;
+    c.has_jpr = 1;
+    c.jpr_j = jpr_mj / 1000.0;
+    return c;
+}
+
+static void energy_table(void)
+{
+    pib_cand c[3];
+
+#define TABLE(b_inflight) \
+    (c[0] = energy_cand(0, 20, 16.5), c[1] = energy_cand(b_inflight, 8, 9.0), \
+     c[2] = energy_cand(1, 20, 16.0))
+    TABLE(2);
+    CHECK_INT(pib_choose(c, 3), 0);                  /* A: 20 ms */
+    TABLE(2);
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 1);     /* B: 24 <= 25 ms */
+    TABLE(2);
+    CHECK_INT(pib_choose_energy(c, 3, -1), 0);       /* off */
+    TABLE(2);
+    CHECK_INT(pib_choose_energy(c, 3, 0.10), 0);     /* 24 > 22 ms */
+    TABLE(3);
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);     /* 32 > 25 ms */
+    TABLE(3);
+    CHECK_INT(pib_choose_energy(c, 3, 10.0), 0);     /* 1 CPU left: kept */
+    /* B's figure under 10% below A's: no move; unknown: no move */
+    TABLE(2);
+    c[1].jpr_j = 0.0155;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);
+    TABLE(2);
+    c[1].has_jpr = 0;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);
+    /* the winner without a figure keeps it: nothing to compare */
+    TABLE(2);
+    c[0].has_jpr = 0;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);
+    /* a drained or capped neighbour never gets it */
+    TABLE(2);
+    c[1].capped = 1;
+    c[1].cap = 2;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);
+    TABLE(2);
+    c[1].drained = 1;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);
+    /* two that qualify: the fewer joules, then the shorter wait */
+    c[0] = energy_cand(0, 20, 16.5);
+    c[1] = energy_cand(2, 8, 9.0);
+    c[2] = energy_cand(1, 11, 9.0);                  /* 22 ms, 9 mJ */
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 2);
+    c[2].jpr_j = 0.0095;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 1);
+    /* idle members 1 and 3 ms: a tie by the idle rule, whatever the
+     * tolerance (their ratio is jitter) */
+    c[0] = energy_cand(0, 1, 16.5);
+    c[1] = energy_cand(0, 3, 9.0);
+    c[2] = energy_cand(0, 3, 16.0);
+    CHECK_INT(pib_choose_energy(c, 3, 0.0), 1);
+    /* CPUs unknown: 4 */
+    TABLE(2);
+    c[1].cpus = 0;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 1);     /* 2 + 2 <= 4 */
+    TABLE(2);
+    c[1].cpus = 3;
+    CHECK_INT(pib_choose_energy(c, 3, 0.25), 0);     /* 2 + 2 > 3 */
+#undef TABLE
+}
+
 /* Thermal curve: 1 at soft, floor at hard, linear between. */
 static void thermal_curve(void)
 {
@@ -417,6 +490,7 @@ static void credit_bound_fair(void)
 void test_score(void)
 {
     worked_example();
+    energy_table();
     thermal_curve();
     hysteresis();
     slow_start();

@@ -57,6 +57,8 @@ void test_api(void);
 void test_agent(void);
 void test_fate(void);
 void test_event(void);
+void test_power(void);
+void test_energy(void);
 void test_dcz(void);
 void test_sf(void);
 void test_dstore(void);

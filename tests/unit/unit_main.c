@@ -18,6 +18,8 @@ int main(void)
 {
     test_score();
     test_sensor();
+    test_power();
+    test_energy();
     test_render();
     test_render_snap();
     test_ae();
