@@ -128,8 +128,10 @@ void pib_dict_child_init(apr_pool_t *pchild, server_rec *s,
     pib_dict_prefixes = apr_hash_make(pib_dict_pool);
     pib_dict_threads = apr_array_make(pib_dict_pool, 4,
                                       sizeof(apr_thread_t *));
-    apr_pool_cleanup_register(pchild, NULL, pib_dict_child_exit,
-                              apr_pool_cleanup_null);
+    /* A pre-cleanup: a pool's sub-pools (pib_dict_pool: the threads'
+     * array) are destroyed before its cleanups run, so a plain cleanup
+     * read freed memory (prefork children crashed at exit). */
+    apr_pool_pre_cleanup_register(pchild, NULL, pib_dict_child_exit);
 }
 
 /* ---- a request's dictionary ---------------------------------------------- */
