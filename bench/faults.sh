@@ -127,7 +127,10 @@ User nobody
 Group nogroup
 Listen 127.0.0.1:$port
 StartServers 2
-ServerLimit 2
+# room for the old generation's children, still finishing their requests
+# at a graceful restart, beside the new one's (else AH03490: scoreboard
+# is full; bench/RESULTS-soak.md finding 3)
+ServerLimit 4
 ThreadsPerChild 64
 MaxRequestWorkers 128
 MaxConnectionsPerChild 0

@@ -1,4 +1,6 @@
 /* pis_power.c -- a node's power from hwmon files (see pis_power.h). */
+#define _FILE_OFFSET_BITS 64     /* glob() on 32-bit ARM: 64-bit inodes
+                                    (without it, EOVERFLOW: no sensor) */
 #include <glob.h>
 #include <stdint.h>
 #include <stdio.h>

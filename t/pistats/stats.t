@@ -36,18 +36,23 @@ for (1 .. 12) {
     my $res = GET('/stats/missing.html');
     $misses{ $res->header('X-Node') // 'none' }++ if $res->code == 404;
 }
-# Rates and history count complete seconds: wait (bounded) until node1's
+# The rates, percentiles and history are read off the member that served
+# most: lbmethod pi promises no share (a member slow once in an earlier
+# test, on a busy machine, may get none of these sequential requests).
+my ($top) = sort { ($pages{$b} // 0) + ($misses{$b} // 0)
+                   <=> ($pages{$a} // 0) + ($misses{$a} // 0) } @nodes;
+# Rates and history count complete seconds: wait (bounded) until its
 # history holds its requests, rather than for a fixed time.
 sub recent_of {
     my ($doc) = @_;
-    my $h = member($doc, $B, $port{node1})->{history}{requests} // [];
+    my $h = member($doc, $B, $port{$top})->{history}{requests} // [];
     my $n = 0;
     $n += $_ for @$h[-70 .. -1];
     return $n;
 }
 my $after = wait_for(20, 0.2, sub {
     my $d = status_json('pimaster');
-    return recent_of($d) >= ($pages{node1} // 0) + ($misses{node1} // 0)
+    return recent_of($d) >= ($pages{$top} // 0) + ($misses{$top} // 0)
         ? $d : undef;
 }) // status_json('pimaster');
 
@@ -71,8 +76,8 @@ for my $m1 (@{ (grep { $_->{name} eq $B } @{ $after->{balancers} })[0]{members} 
 ok t_cmp($sum_req, 102, 'all 102 requests counted once');
 ok t_cmp($answered, 90, 'every page request answered');
 
-my $m = member($after, $B, $port{node1});
-ok t_cmp(field($m, 'bytes_out') >= 18 * ($pages{node1} // 0), 1,
+my $m = member($after, $B, $port{$top});
+ok t_cmp(field($m, 'bytes_out') >= 18 * ($pages{$top} // 0), 1,
          'bytes to the client cover the pages');
 ok t_cmp(field($m, 'inflight'), 0, 'nothing in flight afterwards');
 ok t_cmp(field($m, 'rate', '60s') > 0, 1, 'rate over 60 s');
@@ -85,7 +90,7 @@ my $hist = $m->{history}{requests};
 ok t_cmp(scalar(@$hist), 300, '300 seconds of history');
 my $recent = 0;
 $recent += $_ for @$hist[-70 .. -1];
-ok t_cmp($recent >= ($pages{node1} // 0) + ($misses{node1} // 0), 1,
+ok t_cmp($recent >= ($pages{$top} // 0) + ($misses{$top} // 0), 1,
          'the history holds the requests');
 ok t_cmp(scalar(@{ $m->{history}{temperature_c} }), 300,
          '300 seconds of temperature');
